@@ -1,0 +1,41 @@
+import { Command, CommanderError } from 'commander';
+import { CxrError, EXIT } from '../core/errors.js';
+import { TOOL_VERSION } from '../core/version.js';
+import { registerDataConvert } from './commands/data-convert.js';
+import { registerDataStats } from './commands/data-stats.js';
+import { registerDataValidate } from './commands/data-validate.js';
+import { registerDemo } from './commands/demo.js';
+
+/** Builds the `cxrbench` command tree. Exported for in-process tests. */
+export function buildProgram(): Command {
+  const program = new Command('cxrbench')
+    .description('Benchmark AI on chest X-ray interpretation (ReXVQA, ReXrank)')
+    .version(TOOL_VERSION)
+    .exitOverride()
+    .showHelpAfterError();
+  registerDemo(program);
+  const data = program.command('data').description('load, validate, describe and convert benchmark datasets');
+  registerDataValidate(data);
+  registerDataStats(data);
+  registerDataConvert(data);
+  return program;
+}
+
+/** Runs the CLI: user errors print one clear message and set the catalogue's exit code; anything else is a bug. */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+    } else if (error instanceof CxrError) {
+      process.stderr.write(`cxrbench: ${error.message}\n`);
+      process.exitCode = error.exitCode;
+    } else {
+      process.stderr.write(`cxrbench: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = EXIT.internal;
+    }
+  }
+}
+
+await main(process.argv);

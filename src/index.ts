@@ -1,0 +1,26 @@
+/** The public library API of cxrbench: an explicit export list. */
+export { LETTERS, TASK_NAMES, isTaskName } from './core/question.js';
+export type { Letter, TaskName, ImageRef, Question, ReportSections, Study } from './core/question.js';
+export { ISSUE_KINDS } from './core/dataset-issue.js';
+export type { DatasetIssue, IssueCode, Severity } from './core/dataset-issue.js';
+export { isValid, REPAIR_EXAMPLES } from './core/validation-report.js';
+export type { ValidationReport, RepairSummary } from './core/validation-report.js';
+export type { DatasetStats, SplitStats, CountShare, PerStudyDistribution } from './core/dataset-stats.js';
+export { CxrError, EXIT } from './core/errors.js';
+export type { CxrErrorCode } from './core/errors.js';
+export { TOOL_VERSION } from './core/version.js';
+export { detectLayout } from './dataset/layout.js';
+export type { DatasetLayout, QuestionFile, QuestionFileFormat } from './dataset/layout.js';
+export { readDataset, readQuestionFile, readQuestions } from './dataset/read-dataset.js';
+export type { DatasetEvent } from './dataset/read-dataset.js';
+export { normalizeRecord, REQUIRED_FIELDS, OPTIONAL_FIELDS } from './dataset/normalize.js';
+export { toOfficialRecord } from './dataset/to-record.js';
+export { validateDataset, resolveImagePath } from './dataset/validate.js';
+export type { ValidateOptions } from './dataset/validate.js';
+export { computeStats } from './dataset/stats.js';
+export { streamObjectMembers, ObjectMemberScanner, JsonStructureError } from './dataset/sources/json-object-stream.js';
+export { readRexvqaJson } from './dataset/sources/rexvqa-json.js';
+export { writeRexvqaJson } from './dataset/sources/rexvqa-json-write.js';
+export { readJsonl, writeJsonl, toJsonlLine } from './dataset/sources/jsonl.js';
+export { formatStats, statsTables } from './report/stats-report.js';
+export { validationReportJson, validationReportText } from './report/validation-report-text.js';
