@@ -44,6 +44,7 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 function isWhitespace(b: number): boolean {
   return b === 0x20 || b === NEWLINE || b === 0x0d || b === 0x09;
@@ -65,7 +66,6 @@ export class ObjectMemberScanner {
   private line = 1;
   private lineStartOffset = 0; // absolute byte offset of the current line's first byte
   private chunkOffset = 0; // absolute byte offset of the current chunk's first byte
-  private firstChunk = true;
   // The text being collected (a key or a value) may span chunks: earlier chunks' parts wait here.
   private pieces: Buffer[] = [];
   private inString = false;
@@ -79,16 +79,27 @@ export class ObjectMemberScanner {
   private hasBareWords = false;
   private membersSeen = 0;
 
+  // A structure error found after some members of the same chunk were completed: those are returned first,
+  // and the error is thrown by the next call, so no good record before an error is lost.
+  private deferredError: JsonStructureError | null = null;
+
   /** Scans one chunk and returns the members it completed. */
   push(chunk: Buffer): ObjectMember[] {
+    if (this.deferredError) throw this.deferredError;
     const out: ObjectMember[] = [];
+    try {
+      this.scan(chunk, out);
+    } catch (error) {
+      if (!(error instanceof JsonStructureError) || out.length === 0) throw error;
+      this.deferredError = error;
+    }
+    return out;
+  }
+
+  private scan(chunk: Buffer, out: ObjectMember[]): void {
     const buf = chunk;
     const len = buf.length;
     let i = 0;
-    if (this.firstChunk) {
-      this.firstChunk = false;
-      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) i = 3; // UTF-8 byte order mark
-    }
     let collectFrom = this.state === 'key' || this.state === 'value' ? 0 : -1;
 
     while (i < len) {
@@ -142,6 +153,10 @@ export class ObjectMemberScanner {
         continue;
       }
       const at = this.chunkOffset + i;
+      if (this.state === 'start' && at < 3 && b === UTF8_BOM[at]) {
+        i++; // a UTF-8 byte order mark, possibly split over chunks
+        continue;
+      }
       switch (this.state) {
         case 'start':
           if (b !== OPEN_BRACE) this.fail(`expected the file to be one JSON object '{', found ${describe(b)}`, at);
@@ -191,11 +206,11 @@ export class ObjectMemberScanner {
     // Keep the unfinished key or value's bytes: copied, because the caller may reuse the chunk's memory.
     if (collectFrom !== -1 && collectFrom < len) this.pieces.push(Buffer.from(buf.subarray(collectFrom)));
     this.chunkOffset += len;
-    return out;
   }
 
   /** Checks that the input ended at the end of the object; returns a scalar member the end of input completed. */
   end(): ObjectMember[] {
+    if (this.deferredError) throw this.deferredError;
     if (this.state === 'value' && this.scalarValue) {
       // a number at the very end with no closing brace: still an error below, but report the right thing
       this.state = 'afterValue';
