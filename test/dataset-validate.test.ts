@@ -29,7 +29,9 @@ test('validate: the same study in two splits is a leakage error, reported once p
   assert.equal(report.errors.length, 1);
   assert.equal(report.errors[0]!.code, 'study-in-two-splits');
   assert.equal(report.errors[0]!.field, 'study_id');
-  assert.match(report.errors[0]!.message, /study S has questions in both (valid and train|train and valid)/);
+  assert.equal(report.errors[0]!.key, 'v1');
+  assert.match(report.errors[0]!.file, /valid_vqa_data\.json$/);
+  assert.equal(report.errors[0]!.message, 'study S has questions in train (e.g. "t1") and in valid');
 });
 
 test('validate: the same question text and options in two splits is a warning naming both keys', async () => {

@@ -27,7 +27,7 @@ export interface ValidateOptions {
  * file except the largest, which is read last and only compared against the others.
  */
 export async function validateDataset(layout: DatasetLayout, options: ValidateOptions = {}): Promise<ValidationReport> {
-  const state = new ValidationState(options);
+  const state = new ValidationState(options, layout);
   const bySize = [...layout.files].sort((a, b) => sizeOf(a) - sizeOf(b));
   for (const [index, file] of bySize.entries()) {
     const keepFingerprints = index < bySize.length - 1;
@@ -61,12 +61,19 @@ class ValidationState {
   private readonly repairs = new Map<string, RepairSummary>();
   private readonly byCode: Partial<Record<IssueCode, number>> = {};
   private readonly bySplit: Record<string, number> = {};
-  private readonly studySplit = new Map<string, string>();
+  private readonly studyFirstSeen = new Map<string, { split: string; key: string; file: string }>();
   private readonly leakReported = new Set<string>();
   private readonly fingerprints = new Map<string, { split: string; key: string }>();
   private readonly checkedImages = new Set<string>();
 
-  constructor(private readonly options: ValidateOptions) {}
+  private readonly fileOrder: Map<string, number>;
+
+  constructor(
+    private readonly options: ValidateOptions,
+    layout: DatasetLayout,
+  ) {
+    this.fileOrder = new Map(layout.files.map((f, i) => [f.path, i]));
+  }
 
   add(found: DatasetIssue): void {
     this.byCode[found.code] = (this.byCode[found.code] ?? 0) + 1;
@@ -97,16 +104,20 @@ class ValidationState {
   }
 
   private checkStudyLeak(question: Question, file: QuestionFile): void {
-    const first = this.studySplit.get(question.studyId);
+    const first = this.studyFirstSeen.get(question.studyId);
     if (first === undefined) {
-      this.studySplit.set(question.studyId, question.split);
+      this.studyFirstSeen.set(question.studyId, { split: question.split, key: question.id, file: file.path });
       return;
     }
-    if (first === question.split) return;
-    const pair = `${question.studyId}\u0000${[first, question.split].sort().join('\u0000')}`;
+    if (first.split === question.split) return;
+    const pair = `${question.studyId}\u0000${[first.split, question.split].sort().join('\u0000')}`;
     if (this.leakReported.has(pair)) return;
     this.leakReported.add(pair);
-    this.add(issue('study-in-two-splits', file.path, question.id, 'study_id', `study ${question.studyId} has questions in both ${first} and ${question.split}`));
+    // Files are read smallest first; report the leak at the question of the split that comes later (test, not train).
+    const here = { split: question.split, key: question.id, file: file.path };
+    const [earlier, later] = (this.fileOrder.get(first.file) ?? 0) <= (this.fileOrder.get(file.path) ?? 0) ? [first, here] : [here, first];
+    const message = `study ${question.studyId} has questions in ${earlier.split} (e.g. "${earlier.key}") and in ${later.split}`;
+    this.add(issue('study-in-two-splits', later.file, later.key, 'study_id', message));
   }
 
   private checkRepeatedQuestion(question: Question, file: QuestionFile, keepFingerprint: boolean): void {
@@ -134,7 +145,7 @@ class ValidationState {
 
   report(layout: DatasetLayout): ValidationReport {
     // Files were read smallest first; list problems in the layout's split order, records in file order.
-    const order = new Map(layout.files.map((f, i) => [f.path, i]));
+    const order = this.fileOrder;
     const inFileOrder = (a: DatasetIssue, b: DatasetIssue) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0);
     this.errors.sort(inFileOrder);
     this.warnings.sort(inFileOrder);

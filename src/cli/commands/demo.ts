@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
 import { isValid } from '../../core/validation-report.js';
@@ -7,9 +6,8 @@ import { computeStats } from '../../dataset/stats.js';
 import { validateDataset } from '../../dataset/validate.js';
 import { formatStats } from '../../report/stats-report.js';
 import { validationReportText } from '../../report/validation-report-text.js';
+import { DEMO_DATASET } from './demo-dataset.js';
 
-/** The bundled demo dataset (real chest X-rays, CC BY-NC-SA; see examples/demo/README.md). */
-export const DEMO_DATASET = fileURLToPath(new URL('../../../examples/demo', import.meta.url));
 
 /** `cxrbench demo`: the main job on the bundled demo — load, validate (images included) and print statistics. */
 export function registerDemo(program: Command): void {

@@ -10,18 +10,29 @@ import { once } from 'node:events';
 export async function writeFileAtomically(file: string, pieces: () => AsyncIterable<string>): Promise<number> {
   const temp = `${file}.tmp-${process.pid}-${Date.now()}`;
   const out = createWriteStream(temp, { encoding: 'utf8' });
+  let streamError: Error | null = null;
+  out.on('error', (error) => {
+    streamError ??= error;
+  });
   let count = 0;
   try {
     for await (const piece of pieces()) {
+      if (streamError) throw streamError;
       count++;
-      if (!out.write(piece)) await once(out, 'drain');
+      if (!out.write(piece)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
     }
     out.end();
-    await once(out, 'finish');
+    await once(out, 'close');
+    if (streamError) throw streamError;
     await rename(temp, file);
     return count;
   } catch (error) {
-    out.destroy();
+    if (!out.closed) {
+      // Not events.once: it would reject with the write error that destroying a busy stream emits.
+      const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+      out.destroy();
+      await closed;
+    }
     await rm(temp, { force: true });
     throw error;
   }

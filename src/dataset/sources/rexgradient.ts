@@ -147,7 +147,8 @@ export async function* readRexgradientCsv(file: string, split: string): AsyncGen
 }
 
 const STUDY_JSON = /^(.+)_metadata_view_position\.json$/;
-const STUDY_CSV = /^(.+?)(?:_metadata)?[^/]*\.csv$/;
+/** A per-split CSV is named after its split: `train.csv`, `train_metadata.csv`, … (the split is the name up to the first `_`). */
+const STUDY_CSV = /^([^_.]+)[^/]*\.csv$/;
 
 /**
  * Streams every study of a ReXGradient metadata folder: the `<split>_metadata_view_position.json` files, or,

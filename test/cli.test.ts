@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { TASK_NAMES } from '../src/core/question.js';
+import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { runCli } from './helpers/cli.js';
+import { officialRecord, tempDir, writeOfficialDataset } from './helpers/records.js';
+
+const brokenDataset = () =>
+  writeOfficialDataset({
+    train: { ok: officialRecord(), bad: officialRecord({ options: ['A. x', 'B. y', 'C. z'], correct_answer: 'c', study_id: 's9', question: 'Other?' }) },
+    test: { t: officialRecord({ question: 'Third?', category: '' }) },
+  });
+
+test('cli: demo validates the bundled dataset with its images and prints Table 1 for every split', async () => {
+  const run = await runCli(['demo']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /0 error\(s\), 0 warning\(s\), 0 repair\(s\)\. VALID/);
+  assert.match(run.stdout, /Questions per task \(paper Table 1\)\n.*train\s+valid\s+test/);
+  for (const task of TASK_NAMES) assert.match(run.stdout, new RegExp(task));
+});
+
+test('cli: validate text form lists file, key, field, code and hint; exit 1 on errors', async () => {
+  const run = await runCli(['data', 'validate', brokenDataset()]);
+  assert.equal(run.code, 1);
+  assert.match(run.stdout, /error {3}\[option-count\] .*train_vqa_data\.json · key "bad" · field options\n\s+expected 4 options, found 3 — give exactly four options, A to D/);
+  assert.match(run.stdout, /error {3}\[study-in-two-splits\] .*test_vqa_data\.json · key "t" · field study_id/);
+  assert.match(run.stdout, /warning \[missing-category\] .*key "t" · field category/);
+  assert.match(run.stdout, /1 × \[answer-lowercase\] correct_answer/);
+  assert.match(run.stdout, /INVALID$/m);
+});
+
+test('cli: validate JSON form is the documented shape', async () => {
+  const run = await runCli(['data', 'validate', brokenDataset(), '--format', 'json']);
+  assert.equal(run.code, 1);
+  const report = JSON.parse(run.stdout) as Record<string, unknown> & { errors: Record<string, unknown>[]; counts: Record<string, unknown> };
+  assert.deepEqual(Object.keys(report), ['errors', 'warnings', 'repaired', 'counts']);
+  assert.deepEqual(report.errors.map((e) => Object.keys(e)), [['file', 'key', 'field', 'code', 'message'], ['file', 'key', 'field', 'code', 'message']]);
+  assert.deepEqual(report.errors.map((e) => e.code), ['option-count', 'study-in-two-splits']);
+  assert.deepEqual(report.counts.bySplit, { train: 1, test: 1 });
+  assert.equal(report.counts.excluded, 1);
+});
+
+test('cli: validate --images on the demo checks every image file (exit 0), and finds missing ones elsewhere (exit 1)', async () => {
+  assert.equal((await runCli(['data', 'validate', DEMO_DATASET, '--images'])).code, 0);
+  const run = await runCli(['data', 'validate', writeOfficialDataset({ train: { a: officialRecord() } }), '--images', '--format', 'json']);
+  assert.equal(run.code, 1);
+  assert.deepEqual((JSON.parse(run.stdout) as { errors: { code: string }[] }).errors.map((e) => e.code), ['image-missing', 'image-missing']);
+});
+
+test('cli: stats in every format', async () => {
+  const json = await runCli(['data', 'stats', DEMO_DATASET, '--format', 'json']);
+  assert.equal(json.code, 0);
+  const stats = JSON.parse(json.stdout) as { splits: Record<string, { total: number; byTask: Record<string, { count: number }> }> };
+  assert.deepEqual(Object.keys(stats.splits), ['train', 'valid', 'test']);
+  const total = Object.values(stats.splits).reduce((n, s) => n + s.total, 0);
+  assert.equal(total, 57);
+
+  const csv = await runCli(['data', 'stats', DEMO_DATASET, '--format', 'csv']);
+  assert.equal(csv.code, 0);
+  const rows = csv.stdout.trim().split('\n');
+  assert.equal(rows[0], 'section,split,name,count,pct');
+  const taskRows = rows.filter((r) => r.startsWith('task,train,'));
+  assert.equal(taskRows.reduce((n, r) => n + Number(r.split(',')[3]), 0), stats.splits.train!.total);
+
+  const md = await runCli(['data', 'stats', DEMO_DATASET, '--format', 'md']);
+  assert.match(md.stdout, /### Questions per task \(paper Table 1\)\n\n\| task \| train \| valid \| test \|\n\| --- \| ---: \| ---: \| ---: \|/);
+  const table = await runCli(['data', 'stats', DEMO_DATASET]);
+  assert.match(table.stdout, /View positions \(distinct images\)/);
+});
+
+test('cli: convert to JSONL and back gives the same statistics; an existing output is refused without --force', async () => {
+  const out = tempDir();
+  assert.equal((await runCli(['data', 'convert', DEMO_DATASET, '--to', 'jsonl', '--out', out])).code, 0);
+  const original = await runCli(['data', 'stats', DEMO_DATASET, '--format', 'json']);
+  const converted = await runCli(['data', 'stats', out, '--format', 'json']);
+  assert.equal(converted.stdout, original.stdout);
+  const again = await runCli(['data', 'convert', DEMO_DATASET, '--to', 'jsonl', '--out', out]);
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /train\.jsonl exists; pass --force/);
+  const official = tempDir();
+  assert.equal((await runCli(['data', 'convert', out, '--to', 'rexvqa', '--out', official])).code, 0);
+  assert.equal((await runCli(['data', 'stats', official, '--format', 'json'])).stdout, original.stdout);
+});
+
+const badInput: { name: string; args: () => string[]; stderr: RegExp }[] = [
+  { name: 'a missing folder', args: () => ['data', 'validate', join(tempDir(), 'none')], stderr: /no such file or folder/ },
+  { name: 'an empty folder', args: () => ['data', 'stats', tempDir()], stderr: /the folder is empty\. Expected the official ReXVQA layout/ },
+  { name: 'a wrong layout', args: () => { const d = tempDir(); mkdirSync(join(d, 'images')); return ['data', 'validate', d]; }, stderr: /Instead found: images/ },
+  { name: 'an unknown format', args: () => ['data', 'stats', DEMO_DATASET, '--format', 'xml'], stderr: /--format xml: expected one of table, md, csv, json/ },
+  { name: 'an unknown command', args: () => ['data', 'frobnicate'], stderr: /unknown command 'frobnicate'/ },
+  { name: 'a missing argument', args: () => ['data', 'validate'], stderr: /missing required argument 'dir'/ },
+];
+
+for (const c of badInput) {
+  test(`cli: ${c.name} exits 2 with a clear message`, async () => {
+    const run = await runCli(c.args());
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, c.stderr);
+    assert.doesNotMatch(run.stderr, /\n\s+at /); // no stack trace
+  });
+}
+
+test('cli: --version and --help exit 0', async () => {
+  assert.match((await runCli(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/);
+  const help = await runCli(['data', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /validate.*\n.*stats/s);
+});

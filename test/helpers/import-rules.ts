@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+/** Which layers each layer of src/ may import (ARCHITECTURE.md's dependency rule). Its own layer is always allowed. */
+export const ALLOWED: Record<string, readonly string[]> = {
+  core: [],
+  dataset: ['core'],
+  prompt: ['core'],
+  extract: ['core'],
+  score: ['core'],
+  models: ['core'],
+  runner: ['core', 'models', 'prompt', 'extract'],
+  report: ['core', 'score'],
+  store: ['core', 'score'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store'],
+  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store'],
+  // the library entry point exports the core library, never the shells
+  'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store'],
+};
+
+/** A source file of src/, by its path relative to src/ (forward slashes). */
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function layerOf(pathInSrc: string): string {
+  return pathInSrc.includes('/') ? pathInSrc.split('/')[0]! : pathInSrc;
+}
+
+/** Every import of one src/ layer into another that the rule forbids, as "from → to (specifier)". */
+export function forbiddenImports(files: SourceFile[]): string[] {
+  const problems: string[] = [];
+  for (const file of files) {
+    const from = layerOf(file.path);
+    const allowed = ALLOWED[from];
+    if (!allowed) {
+      problems.push(`${file.path}: layer "${from}" is not in the dependency rule`);
+      continue;
+    }
+    for (const match of file.text.matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2]!;
+      if (!specifier.startsWith('.')) continue; // packages and node: builtins
+      const target = join(dirname(file.path), specifier).split(sep).join('/');
+      if (target.startsWith('..')) {
+        problems.push(`${file.path} → ${specifier}: imports from outside src/`);
+        continue;
+      }
+      const to = layerOf(target);
+      if (to !== from && !allowed.includes(to)) problems.push(`${file.path} → ${specifier}: ${from} may not import ${to}`);
+    }
+  }
+  return problems;
+}
+
+/** The non-test TypeScript files of a src/ folder. */
+export function sourceFiles(srcDir: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+        out.push({ path: relative(resolve(srcDir), full).split(sep).join('/'), text: readFileSync(full, 'utf8') });
+      }
+    }
+  };
+  walk(srcDir);
+  return out;
+}
