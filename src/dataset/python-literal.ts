@@ -6,6 +6,8 @@
 export function parseStringifiedList(text: string): unknown[] | null {
   const trimmed = text.trim();
   if (!trimmed.startsWith('[') || !trimmed.endsWith(']')) return null;
+  // Python's repr quotes with ' — skip the doomed (and, thrown 28K times, slow) JSON attempt.
+  if (/^\[\s*'/.test(trimmed)) return parsePythonList(trimmed);
   try {
     const value: unknown = JSON.parse(trimmed);
     return Array.isArray(value) ? value : null;

@@ -12,8 +12,13 @@
 /** One `key: value` member of the top-level object, with the value still as text. */
 export interface ObjectMember {
   key: string;
-  /** The value's JSON text, verbatim. */
-  text: string;
+  /**
+   * The value's bytes, verbatim: a view into the pushed chunk when the value lies within one chunk. Decoded only
+   * when read, so a batch of members waiting to be processed does not age into the old generation as strings.
+   */
+  bytes: Buffer;
+  /** The value's JSON text (decodes `bytes` on each read). */
+  readonly text: string;
   /** 1-based line and column, and 0-based byte offset, of the value's first byte. */
   line: number;
   column: number;
@@ -83,7 +88,7 @@ export class ObjectMemberScanner {
   // and the error is thrown by the next call, so no good record before an error is lost.
   private deferredError: JsonStructureError | null = null;
 
-  /** Scans one chunk and returns the members it completed. */
+  /** Scans one chunk and returns the members it completed. The chunk's bytes must not change while its members are in use. */
   push(chunk: Buffer): ObjectMember[] {
     if (this.deferredError) throw this.deferredError;
     const out: ObjectMember[] = [];
@@ -259,7 +264,10 @@ export class ObjectMemberScanner {
     this.membersSeen++;
     return {
       key: this.key,
-      text: bytes.toString('utf8'),
+      bytes,
+      get text() {
+        return this.bytes.toString('utf8');
+      },
       line: this.valueLine,
       column: this.valueColumn,
       byteOffset: this.valueOffset,
@@ -268,8 +276,11 @@ export class ObjectMemberScanner {
   }
 
   private decodeKey(at: number): string {
-    const text = Buffer.concat(this.pieces).toString('utf8');
+    const bytes = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces);
     this.pieces = [];
+    // Keys rarely hold escapes; when they do not, the text between the quotes is the key.
+    if (bytes.indexOf(BACKSLASH) === -1) return bytes.toString('utf8', 1, bytes.length - 1);
+    const text = bytes.toString('utf8');
     try {
       return JSON.parse(text) as string;
     } catch {

@@ -4,7 +4,7 @@ import { parseRecordText } from './parse-record-text.js';
 import type { SourceRecord } from './source-record.js';
 
 /** Read size for question files: large enough to keep syscalls rare, small enough to keep memory flat. */
-const CHUNK_BYTES = 1 << 20;
+const CHUNK_BYTES = 1 << 18;
 
 /**
  * Streams the records of an official ReXVQA `<split>_vqa_data.json` (one object keyed by question).
