@@ -24,3 +24,6 @@ export { writeRexvqaJson } from './dataset/sources/rexvqa-json-write.js';
 export { readJsonl, writeJsonl, toJsonlLine } from './dataset/sources/jsonl.js';
 export { formatStats, statsTables } from './report/stats-report.js';
 export { validationReportJson, validationReportText } from './report/validation-report-text.js';
+export { studyFromQuestion, reportSections } from './dataset/study.js';
+export { readRexgradientStudies, readRexgradientJson, readRexgradientCsv, studyFromRexgradientRecord, rexgradientStudyKey, RexgradientStudyRecord } from './dataset/sources/rexgradient.js';
+export type { StudyRead } from './dataset/sources/rexgradient.js';
