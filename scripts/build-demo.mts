@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { seededRandom } from '../src/core/seeded-random.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sourceDir = process.argv[2] ?? join(repoRoot, '..', 'shared', 'data', 'covid-chestxray-dataset');
@@ -278,18 +279,6 @@ interface ManifestRow {
   doi: string;
   credit: string;
   clinical_notes: string;
-}
-
-/** mulberry32: a tiny seeded PRNG, so the shuffle (and the committed files) are reproducible. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const VIEW_NAMES: Record<string, string> = { PA: 'PA', AP: 'AP', L: 'LATERAL' };

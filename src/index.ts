@@ -27,3 +27,4 @@ export { validationReportJson, validationReportText } from './report/validation-
 export { studyFromQuestion, reportSections } from './dataset/study.js';
 export { readRexgradientStudies, readRexgradientJson, readRexgradientCsv, studyFromRexgradientRecord, rexgradientStudyKey, RexgradientStudyRecord } from './dataset/sources/rexgradient.js';
 export type { StudyRead } from './dataset/sources/rexgradient.js';
+export { seededRandom } from './core/seeded-random.js';

@@ -2,14 +2,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { collect } from './helpers/collect.js';
 import { readRexgradientStudies, rexgradientStudyKey } from '../src/dataset/sources/rexgradient.js';
 import { tempDir } from './helpers/records.js';
 
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 const key = rexgradientStudyKey('P9', 'A9', '1.2.3');
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { collect } from './helpers/collect.js';
 import type { Question } from '../src/core/question.js';
 import { detectLayout } from '../src/dataset/layout.js';
 import { readQuestions } from '../src/dataset/read-dataset.js';
@@ -10,11 +11,6 @@ import { writeRexvqaJson } from '../src/dataset/sources/rexvqa-json-write.js';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { officialRecord, tempDir, writeOfficialDataset } from './helpers/records.js';
 
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 test('round trip: official JSON → questions → JSONL → questions → official JSON is lossless', async () => {
   const records = {

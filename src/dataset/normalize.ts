@@ -1,7 +1,7 @@
 import { issue, type DatasetIssue, type IssueCode } from '../core/dataset-issue.js';
 import { LETTERS, TASK_NAMES, isTaskName, type ImageRef, type Letter, type Question } from '../core/question.js';
 import { NAN_SENTINEL, NONE_SENTINEL } from './bare-words.js';
-import { parseStringifiedList } from './python-literal.js';
+import { cleanImagePath, describeType, readListValue } from './fields.js';
 
 /** Fields that make a usable question: a record without one is an error and is left out. */
 export const REQUIRED_FIELDS = ['question', 'options', 'correct_answer', 'task_name', 'study_id', 'ImagePath'] as const;
@@ -79,12 +79,6 @@ class RecordIssues {
   }
 }
 
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
 /**
  * Replaces NaN/None sentinels (see bare-words.ts) and the string "None" by null, field by field, and counts
  * each. Works in place on the freshly parsed record (the caller owns it): copying a record per question was a
@@ -146,18 +140,7 @@ function requiredString(record: Record<string, unknown>, field: string, ctx: Rec
 /** Reads a list field that may arrive as a stringified JSON/Python list. Returns undefined when absent. */
 function readList(record: Record<string, unknown>, field: string, ctx: RecordIssues): unknown[] | null | undefined {
   if (!(field in record)) return undefined;
-  const value = record[field];
-  if (Array.isArray(value)) return value;
-  if (typeof value === 'string') {
-    const parsed = parseStringifiedList(value);
-    if (parsed !== null) {
-      ctx.add('stringified-list', field, `${field} is a list written as a string; parsed into ${parsed.length} item(s)`);
-      return parsed;
-    }
-  }
-  if (value === null) return null;
-  ctx.add('wrong-type', field, `${field} is ${describeType(value)}${typeof value === 'string' ? ` ("${value.slice(0, 60)}")` : ''}, expected a list`);
-  return null;
+  return readListValue(record[field], field, ctx.add.bind(ctx));
 }
 
 // "A. x" (canonical), "A) x", "A: x", "A - x", "(A) x", lowercase letters too.
@@ -310,11 +293,7 @@ function readImages(record: Record<string, unknown>, ctx: RecordIssues): ImageRe
       ctx.add('wrong-type', 'ImagePath', `image path ${index + 1} is ${typeof path === 'string' ? 'empty' : describeType(path)}, expected a path`);
       return null;
     }
-    let clean = path.trim();
-    if (clean.startsWith('/')) {
-      clean = clean.replace(/^\/+/, '');
-      ctx.add('path-leading-slash', 'ImagePath', `leading "/" stripped from "${path.slice(0, 60)}"`);
-    }
+    const clean = cleanImagePath(path, ctx.add.bind(ctx));
     const view = views?.[index];
     images.push({ path: clean, view: typeof view === 'string' && view.trim() !== '' ? view.trim() : null });
   }

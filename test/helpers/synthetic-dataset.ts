@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { TASK_NAMES } from '../../src/core/question.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 
 /**
  * Writes a synthetic official-format `<split>_vqa_data.json` shaped like the real one: one object keyed by
@@ -38,16 +39,6 @@ const SENTENCES = [
   'Lungs are hyperinflated, consistent with emphysema.', 'Stable small right pleural effusion with adjacent atelectasis.',
 ];
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pickTask(r: number): string {
   let acc = 0;
   for (const [task, weight] of TASK_WEIGHTS) if (r < (acc += weight)) return task;
@@ -56,7 +47,7 @@ function pickTask(r: number): string {
 
 /** Streams a synthetic question file to `file`. */
 export async function writeSyntheticRexvqa(file: string, options: SyntheticOptions): Promise<SyntheticSummary> {
-  const rand = random(options.seed ?? 1);
+  const rand = seededRandom(options.seed ?? 1);
   const recordBytes = options.recordBytes ?? 2000;
   const prefix = options.studyPrefix ?? 's';
   const out = createWriteStream(file);

@@ -6,7 +6,7 @@ import { issue, type DatasetIssue } from '../../core/dataset-issue.js';
 import type { ImageRef, Study } from '../../core/question.js';
 import { CxrError } from '../../core/errors.js';
 import { NAN_SENTINEL, NONE_SENTINEL } from '../bare-words.js';
-import { parseStringifiedList } from '../python-literal.js';
+import { cleanImagePath, readListValue, type ReportIssue } from '../fields.js';
 import { optionalText, reportSections } from '../study.js';
 import { JsonStructureError, streamObjectMembers } from './json-object-stream.js';
 import { parseRecordText } from './parse-record-text.js';
@@ -47,19 +47,6 @@ export function rexgradientStudyKey(patientId: string, accession: string, studyU
   return `p${patientId}_a${accession}_s${studyUid}`;
 }
 
-function asList(value: unknown, field: string, file: string, key: string, issues: DatasetIssue[]): unknown[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '') {
-    const parsed = parseStringifiedList(value);
-    if (parsed) {
-      issues.push(issue('stringified-list', file, key, field, `${field} is a list written as a string`));
-      return parsed;
-    }
-    issues.push(issue('wrong-type', file, key, field, `${field} is not a list: "${value.slice(0, 60)}"`));
-  }
-  return [];
-}
-
 /** Normalises one ReXGradient study record (from JSON or CSV). */
 export function studyFromRexgradientRecord(raw: unknown, key: string, split: string, file: string): StudyRead {
   const issues: DatasetIssue[] = [];
@@ -81,20 +68,16 @@ export function studyFromRexgradientRecord(raw: unknown, key: string, split: str
       record[field] = null;
     } else record[field] = value;
   }
-  const paths = asList(record.ImagePath, 'ImagePath', file, key, issues);
-  const views = asList(record.ImageViewPosition, 'ImageViewPosition', file, key, issues);
+  const report: ReportIssue = (code, field, message) => issues.push(issue(code, file, key, field, message));
+  const paths = readListValue(record.ImagePath ?? null, 'ImagePath', report) ?? [];
+  const views = readListValue(record.ImageViewPosition ?? null, 'ImageViewPosition', report) ?? [];
   if (views.length > 0 && views.length !== paths.length) {
-    issues.push(issue('view-count-mismatch', file, key, 'ImageViewPosition', `${paths.length} image path(s) but ${views.length} view position(s)`));
+    report('view-count-mismatch', 'ImageViewPosition', `${paths.length} image path(s) but ${views.length} view position(s)`);
   }
   const images: ImageRef[] = [];
   for (const [i, path] of paths.entries()) {
     if (typeof path !== 'string' || path.trim() === '') continue;
-    let clean = path.trim();
-    if (clean.startsWith('/')) {
-      clean = clean.replace(/^\/+/, '');
-      issues.push(issue('path-leading-slash', file, key, 'ImagePath', `leading "/" stripped from "${path.slice(0, 60)}"`));
-    }
-    images.push({ path: clean, view: optionalText(views[i]) });
+    images.push({ path: cleanImagePath(path, report), view: optionalText(views[i]) });
   }
   const study: Study = {
     id: key,
