@@ -6,6 +6,7 @@ import { collect } from './helpers/collect.js';
 import type { Question } from '../src/core/question.js';
 import { detectLayout } from '../src/dataset/layout.js';
 import { readQuestions } from '../src/dataset/read-dataset.js';
+import { validateDataset } from '../src/dataset/validate.js';
 import { readJsonl, toJsonlLine, writeJsonl } from '../src/dataset/sources/jsonl.js';
 import { writeRexvqaJson } from '../src/dataset/sources/rexvqa-json-write.js';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
@@ -49,9 +50,10 @@ test('JSONL: each line carries the key in "id"; blank lines are skipped; bad lin
   const good = { id: 'k1', ...officialRecord() };
   writeFileSync(join(dir, 'x.jsonl'), `${JSON.stringify(good)}\n\n{"question": oops}\n${JSON.stringify(officialRecord())}\n`);
   const records = await collect(readJsonl(join(dir, 'x.jsonl'), 'x'));
-  assert.deepEqual(records.map((r) => [r.key, r.line, r.syntaxError === undefined]), [['k1', 1, true], ['line 3', 3, false], ['line 4', 4, false]]);
+  assert.deepEqual(records.map((r) => [r.key, r.line, r.syntaxError === undefined, r.keyMissing === true]), [['k1', 1, true, false], ['line 3', 3, false, false], ['line 4', 4, true, true]]);
   assert.match(records[1]!.syntaxError!, /line 3, column \d+/);
-  assert.match(records[2]!.syntaxError!, /no "id"/);
+  const report = await validateDataset(detectLayout(join(dir, 'x.jsonl')));
+  assert.deepEqual(report.errors.map((e) => [e.code, e.key, e.field]), [['json-syntax', 'line 3', null], ['missing-field', 'line 4', 'id']]);
   assert.equal('id' in (records[0]!.value as object), false);
 });
 

@@ -31,6 +31,11 @@ export async function* readQuestionFile(file: QuestionFile): AsyncGenerator<Data
         yield { kind: 'record', file, source, question: null, issues: [problem] };
         continue;
       }
+      if (source.keyMissing) {
+        const problem = issue('missing-field', file.path, source.key, 'id', `line ${source.line} has no "id" (the question key); the record is left out`);
+        yield { kind: 'record', file, source, question: null, issues: [problem] };
+        continue;
+      }
       if (seenKeys.has(source.key)) {
         const problem = issue('duplicate-key', file.path, source.key, null, `key "${source.key}" appears again at line ${source.line}; the first record with this key is kept, this one is left out`);
         yield { kind: 'record', file, source, question: null, issues: [problem] };

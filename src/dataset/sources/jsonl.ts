@@ -35,7 +35,7 @@ export async function* readJsonl(file: string, split: string): AsyncGenerator<So
         yield { ...place, key: String(id), value: record, bareWordsReplaced: parsed.bareWordsReplaced };
         continue;
       }
-      yield { ...place, key: `line ${lineNumber}`, syntaxError: `line ${lineNumber} has no "${JSONL_KEY_FIELD}" (the question key)`, bareWordsReplaced: false };
+      yield { ...place, key: `line ${lineNumber}`, keyMissing: true, value: record, bareWordsReplaced: parsed.bareWordsReplaced };
       continue;
     }
     yield { ...place, key: `line ${lineNumber}`, value, bareWordsReplaced: parsed.bareWordsReplaced };

@@ -11,6 +11,8 @@ export interface SourceRecord {
   value?: unknown;
   /** Why the record's text could not be parsed, with its absolute line and column. */
   syntaxError?: string;
+  /** The record carries no key of its own (a JSONL line without "id"); `key` is then `line <n>`. */
+  keyMissing?: boolean;
   /** The record had bare NaN/Infinity/None that were replaced by sentinels before parsing. */
   bareWordsReplaced: boolean;
 }
