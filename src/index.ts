@@ -28,3 +28,7 @@ export { studyFromQuestion, reportSections } from './dataset/study.js';
 export { readRexgradientStudies, readRexgradientJson, readRexgradientCsv, studyFromRexgradientRecord, rexgradientStudyKey, RexgradientStudyRecord } from './dataset/sources/rexgradient.js';
 export type { StudyRead } from './dataset/sources/rexgradient.js';
 export { seededRandom } from './core/seeded-random.js';
+export { extractAnswer, extractorInfo, normalizeOutput, EXTRACTOR_NAME, EXTRACTOR_VERSION } from './extract/extract.js';
+export type { ExtractOptions } from './extract/extract.js';
+export type { Extraction, ExtractorInfo } from './core/extraction.js';
+export { ExtractInputLine, stripOptionPrefix } from './extract/extract-input.js';

@@ -108,3 +108,38 @@ test('cli: --version and --help exit 0', async () => {
   assert.equal(help.code, 0);
   assert.match(help.stdout, /validate.*\n.*stats/s);
 });
+
+test('cli: extract reads {id, output, options?} lines and writes {id, letter, rule}; bad lines are named and exit 1', async () => {
+  const dir = tempDir();
+  const input = join(dir, 'outputs.jsonl');
+  const { writeFileSync, readFileSync } = await import('node:fs');
+  writeFileSync(
+    input,
+    [
+      JSON.stringify({ id: 'q1', output: '{"answer": "B", "explanation": "A is wrong"}' }),
+      JSON.stringify({ id: 2, output: 'Right upper lobe', options: ['A. Left lower lobe', 'B. Right upper lobe', 'C. Bilateral', 'D. None'] }),
+      JSON.stringify({ id: 'q3', output: 'A or B' }),
+      '{"id": "q4"}',
+      'not json',
+      '',
+    ].join('\n'),
+  );
+  const run = await runCli(['extract', '--in', input]);
+  assert.equal(run.code, 1);
+  assert.deepEqual(run.stdout.trim().split('\n').map((l) => JSON.parse(l)), [
+    { id: 'q1', letter: 'B', rule: 'json' },
+    { id: '2', letter: 'B', rule: 'option-text' },
+    { id: 'q3', letter: null, rule: 'hedge' },
+  ]);
+  assert.match(run.stderr, /outputs\.jsonl:4: field output: /);
+  assert.match(run.stderr, /outputs\.jsonl:5: not JSON/);
+  assert.match(run.stderr, /extracted 3 line\(s\), 2 bad line\(s\) skipped/);
+
+  const strictOut = join(dir, 'strict.jsonl');
+  writeFileSync(input, JSON.stringify({ id: 'a', output: 'The answer is C.' }) + '\n');
+  assert.equal((await runCli(['extract', '--in', input, '--strict', '--out', strictOut])).code, 0);
+  assert.deepEqual(JSON.parse(readFileSync(strictOut, 'utf8')), { id: 'a', letter: null, rule: 'no-match' });
+  const missing = await runCli(['extract', '--in', join(dir, 'nope.jsonl')]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /nope\.jsonl: cannot read the file/);
+});

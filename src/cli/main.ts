@@ -5,6 +5,7 @@ import { registerDataConvert } from './commands/data-convert.js';
 import { registerDataStats } from './commands/data-stats.js';
 import { registerDataValidate } from './commands/data-validate.js';
 import { registerDemo } from './commands/demo.js';
+import { registerExtract } from './commands/extract.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerDataValidate(data);
   registerDataStats(data);
   registerDataConvert(data);
+  registerExtract(program);
   return program;
 }
 
