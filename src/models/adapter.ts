@@ -1,0 +1,42 @@
+import type { Failure, ModelRequest, ModelResponse } from '../core/model-io.js';
+import type { Question } from '../core/question.js';
+
+/** What identifies an adapter in the manifest: never a secret (keys are named by their environment variable). */
+export interface AdapterSpec {
+  kind: string;
+  name: string;
+  /** Baselines are labelled as baselines in every report. */
+  baseline: boolean;
+  args: Record<string, unknown>;
+}
+
+/** What the runner passes with each request. */
+export interface GenerateContext {
+  /** Aborted on timeout or when the run stops. */
+  signal: AbortSignal;
+  /** The question being asked: baselines answer from it, model endpoints ignore it. */
+  question: Question;
+}
+
+/**
+ * The one contract every model source implements. An adapter sends ONE request and says how a failure should
+ * be treated; retries, caching, concurrency, journaling and timeouts live once, in the runner.
+ */
+export interface ModelAdapter {
+  readonly spec: AdapterSpec;
+  /** False for adapters that never look at images (baselines, replay): the runner then skips encoding. */
+  readonly needsImages: boolean;
+  generate(request: ModelRequest, context: GenerateContext): Promise<ModelResponse>;
+  /** Classifies a thrown error: rate-limit, server, network and timeout are retried; bad-response and client are not. */
+  classifyError(error: unknown): Failure;
+}
+
+/** Failure classification shared by adapters that cannot fail in transport (baselines, replay). */
+export function localFailure(error: unknown): Failure {
+  return { kind: 'client', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Formats a baseline's choice as the JSON answer the default prompt asks models for, so it takes the same extraction path. */
+export function baselineAnswer(letter: string | null, explanation: string): ModelResponse {
+  return { text: JSON.stringify({ answer: letter, explanation }) };
+}

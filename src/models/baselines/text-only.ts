@@ -1,0 +1,78 @@
+import { LETTERS, type Question } from '../../core/question.js';
+import { baselineAnswer, localFailure, type ModelAdapter } from '../adapter.js';
+import { contentTokens, fnv1a, tokens } from './tokens.js';
+
+/** Hashed feature space of the blind classifier. */
+const BUCKETS = 1 << 18;
+const NEGATIVE_WORDS = new Set(['no', 'not', 'none', 'absent', 'normal', 'without', 'negative', 'unremarkable', 'clear']);
+
+/**
+ * Features of one option of one question, from text only: the option's words and word pairs, its position,
+ * its length, whether it negates, how many of its words the question repeats, and question-word × option-word
+ * pairs. Hashed, so training on the full 573K-question train split takes a few MB.
+ */
+function features(question: Question, index: number): number[] {
+  const option = question.options[index]!;
+  const optionWords = tokens(option);
+  const questionWords = contentTokens(question.text).slice(0, 8);
+  const names: string[] = [`pos:${LETTERS[index]}`, `len:${Math.min(optionWords.length, 8)}`, `task:${question.task}|pos:${LETTERS[index]}`];
+  const overlap = optionWords.filter((w) => questionWords.includes(w)).length;
+  names.push(`overlap:${Math.min(overlap, 3)}`);
+  if (optionWords.some((w) => NEGATIVE_WORDS.has(w))) names.push('negates', `task:${question.task}|negates`);
+  optionWords.forEach((w, i) => {
+    names.push(`o:${w}`);
+    if (i > 0) names.push(`ob:${optionWords[i - 1]} ${w}`);
+    for (const q of questionWords) names.push(`qo:${q}|${w}`);
+  });
+  const longest = question.options.reduce((a, b) => (b.length > a.length ? b : a));
+  if (option === longest) names.push('longest');
+  return names.map((n) => fnv1a(n) % BUCKETS);
+}
+
+/** Trained weights of the blind classifier: per-feature log-odds that an option carrying it is correct. */
+export interface TextOnlyModel {
+  weights: Float64Array;
+  trainedOn: number;
+}
+
+/** Trains the blind (no image) classifier on questions with their answers: naive Bayes over option features. */
+export async function trainTextOnly(train: AsyncIterable<Question> | Iterable<Question>): Promise<TextOnlyModel> {
+  const correct = new Float64Array(BUCKETS);
+  const incorrect = new Float64Array(BUCKETS);
+  let nCorrect = 0;
+  let nIncorrect = 0;
+  for await (const q of train) {
+    q.options.forEach((_, index) => {
+      const isCorrect = LETTERS[index] === q.answer;
+      const counts = isCorrect ? correct : incorrect;
+      for (const f of new Set(features(q, index))) counts[f]!++;
+      if (isCorrect) nCorrect++;
+      else nIncorrect++;
+    });
+  }
+  const weights = new Float64Array(BUCKETS);
+  for (let f = 0; f < BUCKETS; f++) {
+    weights[f] = Math.log((correct[f]! + 1) / (nCorrect + 2)) - Math.log((incorrect[f]! + 1) / (nIncorrect + 2));
+  }
+  return { weights, trainedOn: nCorrect };
+}
+
+/** Scores the four options of a question; the highest wins (the earlier letter on a tie). */
+export function predictTextOnly(model: TextOnlyModel, question: Question): { letter: (typeof LETTERS)[number]; scores: number[] } {
+  const scores = question.options.map((_, index) => features(question, index).reduce((sum, f) => sum + model.weights[f]!, 0));
+  const best = scores.reduce((bestIndex, score, i) => (score > scores[bestIndex]! ? i : bestIndex), 0);
+  return { letter: LETTERS[best]!, scores };
+}
+
+/** Baseline: how much of the benchmark is answerable without the image, from question and option wording alone. */
+export function textOnlyBaseline(model: TextOnlyModel): ModelAdapter {
+  return {
+    spec: { kind: 'baseline', name: 'text-only', baseline: true, args: { trainedOn: model.trainedOn, classifier: 'naive-bayes-hashed-v1' } },
+    needsImages: false,
+    async generate(_request, { question }) {
+      const { letter } = predictTextOnly(model, question);
+      return baselineAnswer(letter, `baseline: text-only classifier trained on ${model.trainedOn} questions, no image`);
+    },
+    classifyError: localFailure,
+  };
+}

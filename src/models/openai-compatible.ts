@@ -1,0 +1,147 @@
+import OpenAI from 'openai';
+import type { ChatMessage, Failure, ModelRequest, ModelResponse } from '../core/model-io.js';
+import type { AdapterSpec, ModelAdapter } from './adapter.js';
+
+/**
+ * Configuration of the one adapter behind which vLLM, SGLang, Ollama, LM Studio, TGI, OpenAI, Azure OpenAI,
+ * Gemini's OpenAI endpoint and OpenRouter all sit. Secrets are never part of it: the API key and any header
+ * value written `env:NAME` are read from the environment when the adapter is made.
+ */
+export interface OpenAICompatibleConfig {
+  /** The name in reports (a preset name, or the model id). */
+  name: string;
+  model: string;
+  /** One or more base URLs serving the same model; requests go to the least busy. */
+  endpoints: string[];
+  /** Environment variable holding the API key (null: servers that need none, like a local vLLM). */
+  apiKeyEnv: string | null;
+  /** Extra headers; a value `env:NAME` is read from the environment. */
+  headers: Record<string, string>;
+  /** Extra query parameters (Azure's api-version). */
+  query: Record<string, string>;
+  /** False: the system text is prepended to the user turn (templates without a system role). */
+  systemPrompt: boolean;
+  imageDetail: 'auto' | 'low' | 'high' | null;
+}
+
+/** A configuration problem found before any request (missing key variable, bad URL). */
+export class AdapterConfigError extends Error {}
+
+function resolveEnv(value: string, what: string, env: NodeJS.ProcessEnv): string {
+  if (!value.startsWith('env:')) return value;
+  const name = value.slice(4);
+  const found = env[name];
+  if (found === undefined || found === '') throw new AdapterConfigError(`${what} is read from the environment variable ${name}, which is not set`);
+  return found;
+}
+
+function toOpenAIMessages(messages: ChatMessage[], systemPrompt: boolean): OpenAI.Chat.ChatCompletionMessageParam[] {
+  const system = messages.filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+  const rest = messages.filter((m) => m.role !== 'system');
+  const out: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+  if (system && systemPrompt) out.push({ role: 'system', content: system });
+  rest.forEach((m, index) => {
+    const prefix = system && !systemPrompt && index === 0 ? `${system}\n\n` : '';
+    if (typeof m.content === 'string') {
+      out.push(m.role === 'assistant' ? { role: 'assistant', content: m.content } : { role: 'user', content: prefix + m.content });
+      return;
+    }
+    const parts: OpenAI.Chat.ChatCompletionContentPart[] = m.content.map((p) =>
+      p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: p.detail ? { url: p.url, detail: p.detail } : { url: p.url } },
+    );
+    if (prefix) parts.unshift({ type: 'text', text: prefix.trimEnd() });
+    out.push({ role: 'user', content: parts });
+  });
+  return out;
+}
+
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const value = headers?.get('retry-after-ms') ?? null;
+  if (value !== null && Number.isFinite(Number(value))) return Number(value);
+  const seconds = headers?.get('retry-after') ?? null;
+  if (seconds === null) return undefined;
+  if (Number.isFinite(Number(seconds))) return Number(seconds) * 1000;
+  const date = Date.parse(seconds);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Classifies an error from the OpenAI SDK (or from our own checks) into the runner's failure kinds. */
+export function classifyOpenAIError(error: unknown): Failure {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message };
+  if (error instanceof OpenAI.APIUserAbortError) return { kind: 'timeout', message: 'request aborted (timeout or stop)' };
+  if (error instanceof OpenAI.APIConnectionError) return { kind: 'network', message: error.cause instanceof Error ? `${message}: ${error.cause.message}` : message };
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status;
+    const after = retryAfterMs(error.headers);
+    const base = { message, ...(status !== undefined ? { status } : {}), ...(after !== undefined ? { retryAfterMs: after } : {}) };
+    if (status === 429) return { kind: 'rate-limit', ...base };
+    if (status === 408) return { kind: 'timeout', ...base };
+    if (status !== undefined && status >= 500) return { kind: 'server', ...base };
+    return { kind: 'client', ...base };
+  }
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) return { kind: 'timeout', message };
+  // A 200 whose body is not a chat completion: the SDK's JSON parse fails, or our shape checks below.
+  return { kind: 'bad-response', message };
+}
+
+/** Makes the adapter; throws {@link AdapterConfigError} when a key variable is missing or an endpoint is not a URL. */
+export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: NodeJS.ProcessEnv = process.env): ModelAdapter {
+  if (config.endpoints.length === 0) throw new AdapterConfigError('no endpoint: give --endpoint <base URL>');
+  for (const endpoint of config.endpoints) {
+    try {
+      new URL(endpoint);
+    } catch {
+      throw new AdapterConfigError(`--endpoint ${endpoint}: not a URL (expected e.g. http://127.0.0.1:8000/v1)`);
+    }
+  }
+  const apiKey = config.apiKeyEnv ? resolveEnv(`env:${config.apiKeyEnv}`, 'the API key', env) : 'none';
+  const headers = Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, resolveEnv(v, `header ${k}`, env)]));
+  const clients = config.endpoints.map((baseURL) => ({
+    baseURL,
+    inFlight: 0,
+    client: new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout: 24 * 3600 * 1000, defaultHeaders: headers, defaultQuery: config.query }),
+  }));
+  let turn = 0;
+  const spec: AdapterSpec = {
+    kind: 'openai-compatible',
+    name: config.name,
+    baseline: false,
+    args: { model: config.model, endpoints: config.endpoints, apiKeyEnv: config.apiKeyEnv, headers: config.headers, query: config.query, systemPrompt: config.systemPrompt, imageDetail: config.imageDetail },
+  };
+  return {
+    spec,
+    needsImages: true,
+    async generate(request: ModelRequest, { signal }): Promise<ModelResponse> {
+      // The least busy endpoint; rotate among equals so a fleet shares the load.
+      const least = Math.min(...clients.map((c) => c.inFlight));
+      const idle = clients.filter((c) => c.inFlight === least);
+      const target = idle[turn++ % idle.length]!;
+      target.inFlight++;
+      try {
+        const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
+          model: config.model,
+          messages: toOpenAIMessages(request.messages, config.systemPrompt),
+          temperature: request.params.temperature,
+          max_tokens: request.params.maxTokens,
+          ...(request.params.topP !== undefined ? { top_p: request.params.topP } : {}),
+          ...(request.params.seed !== undefined ? { seed: request.params.seed } : {}),
+        };
+        const completion = await target.client.chat.completions.create(body, { signal });
+        const choice = completion?.choices?.[0];
+        if (!choice || typeof choice !== 'object') throw new Error(`the endpoint answered without choices: ${JSON.stringify(completion).slice(0, 200)}`);
+        const content: unknown = choice.message?.content;
+        const text = typeof content === 'string' ? content : content === null || content === undefined ? '' : JSON.stringify(content);
+        return {
+          text,
+          finishReason: choice.finish_reason ?? null,
+          endpoint: target.baseURL,
+          ...(completion.usage ? { usage: { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens } } : {}),
+        };
+      } finally {
+        target.inFlight--;
+      }
+    },
+    classifyError: classifyOpenAIError,
+  };
+}

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { CxrError } from '../core/errors.js';
+
+/**
+ * A prompt template: data, not code. `user` may use {{question}}, {{options}}, {{patient_context}} and
+ * {{image_count}}; `system` may be null for models without a system role. The file's sha256 goes into the
+ * run manifest, so a changed template is never mistaken for the old one.
+ */
+export const PromptTemplateFile = z.object({
+  name: z.string().min(1),
+  version: z.string().min(1),
+  description: z.string().default(''),
+  system: z.string().nullable(),
+  user: z.string().min(1).refine((u) => u.includes('{{question}}') && u.includes('{{options}}'), 'the user template must contain {{question}} and {{options}}'),
+});
+
+/** A loaded template with its content hash. */
+export interface PromptTemplate extends z.infer<typeof PromptTemplateFile> {
+  sha256: string;
+}
+
+/** The templates shipped with cxrbench. */
+export const BUILT_IN_TEMPLATES = ['rexvqa-json', 'rexvqa-letter'] as const;
+
+const templatesDir = fileURLToPath(new URL('./templates/', import.meta.url));
+
+/** Parses template file content; `source` names the file in error messages. */
+export function parseTemplate(text: string, source: string): PromptTemplate {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CxrError('bad-option', `${source}: the prompt template is not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = PromptTemplateFile.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `field ${i.path.join('.') || '(file)'}: ${i.message}`).join('; ');
+    throw new CxrError('bad-option', `${source}: invalid prompt template — ${problems}`);
+  }
+  return { ...parsed.data, sha256: createHash('sha256').update(text).digest('hex') };
+}
+
+/** Loads a built-in template by name, or a user template from a file path (anything with a / or ending in .json). */
+export function loadTemplate(nameOrPath: string): PromptTemplate {
+  const isPath = nameOrPath.includes('/') || nameOrPath.endsWith('.json');
+  if (!isPath && !(BUILT_IN_TEMPLATES as readonly string[]).includes(nameOrPath)) {
+    throw new CxrError('bad-option', `--prompt ${nameOrPath}: no such built-in template (${BUILT_IN_TEMPLATES.join(', ')}); give a path to use your own`);
+  }
+  const file = isPath ? nameOrPath : `${templatesDir}${nameOrPath}.json`;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new CxrError('unreadable-file', `${file}: cannot read the prompt template`);
+  }
+  return parseTemplate(text, file);
+}
