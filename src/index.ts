@@ -14,7 +14,7 @@ export type { DatasetLayout, QuestionFile, QuestionFileFormat } from './dataset/
 export { readDataset, readQuestionFile, readQuestions } from './dataset/read-dataset.js';
 export type { DatasetEvent } from './dataset/read-dataset.js';
 export { normalizeRecord, REQUIRED_FIELDS, OPTIONAL_FIELDS } from './dataset/normalize.js';
-export { toOfficialRecord } from './dataset/to-record.js';
+export { toOfficialRecord } from './core/official-record.js';
 export { validateDataset, resolveImagePath } from './dataset/validate.js';
 export type { ValidateOptions } from './dataset/validate.js';
 export { computeStats } from './dataset/stats.js';

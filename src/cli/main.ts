@@ -6,6 +6,7 @@ import { registerDataStats } from './commands/data-stats.js';
 import { registerDataValidate } from './commands/data-validate.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExtract } from './commands/extract.js';
+import { registerEval } from './commands/eval.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerDataValidate(data);
   registerDataStats(data);
   registerDataConvert(data);
+  registerEval(program);
   registerExtract(program);
   return program;
 }

@@ -10,6 +10,8 @@ export const EXIT = {
   findings: 1,
   /** The input could not be used: wrong layout, unreadable file, bad option. */
   badInput: 2,
+  /** The run stopped before every question was answered (budget or signal): rerun to resume. */
+  incomplete: 3,
   /** A bug in cxrbench. */
   internal: 70,
 } as const;
@@ -21,6 +23,8 @@ const CATALOGUE = {
   'bad-option': EXIT.badInput,
   'unreadable-file': EXIT.badInput,
   'output-exists': EXIT.badInput,
+  'resume-conflict': EXIT.badInput,
+  'model-config': EXIT.badInput,
 } as const;
 
 /** A code from the command error catalogue. */

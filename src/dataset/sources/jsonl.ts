@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Question } from '../../core/question.js';
-import { toOfficialRecord } from '../to-record.js';
+import { toOfficialRecord } from '../../core/official-record.js';
 import { parseRecordText } from './parse-record-text.js';
 import type { SourceRecord } from './source-record.js';
 import { writeFileAtomically } from './atomic-write.js';

@@ -1,5 +1,5 @@
 import type { Question } from '../../core/question.js';
-import { toOfficialRecord } from '../to-record.js';
+import { toOfficialRecord } from '../../core/official-record.js';
 import { writeFileAtomically } from './atomic-write.js';
 
 /** Writes questions as an official `<split>_vqa_data.json` (one object keyed by question id), streaming and atomically. */

@@ -1,4 +1,4 @@
-import { LETTERS, type Question } from '../core/question.js';
+import { LETTERS, type Question } from './question.js';
 
 /**
  * Turns a question back into an official ReXVQA record: canonical `A. ` option prefixes, then every field

@@ -1,0 +1,129 @@
+import { Option, type Command } from 'commander';
+import { CxrError, EXIT } from '../../core/errors.js';
+import { runSummaryTable } from '../../report/run-summary-table.js';
+import { evaluate } from '../evaluate.js';
+import { MODEL_SPEC_FORMS } from '../model-spec.js';
+import { progressReporter } from '../progress.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function positiveInt(option: string) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new CxrError('bad-option', `${option} ${value}: expected a whole number ≥ 0`);
+    return n;
+  };
+}
+
+function number(option: string) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isFinite(n)) throw new CxrError('bad-option', `${option} ${value}: expected a number`);
+    return n;
+  };
+}
+
+interface EvalFlags {
+  data: string;
+  split: string;
+  model: string;
+  out?: string;
+  endpoint: string[];
+  apiKeyEnv?: string;
+  header: string[];
+  query: string[];
+  systemPrompt: boolean;
+  imageDetail?: 'auto' | 'low' | 'high';
+  prompt: string;
+  patientContext?: boolean;
+  maxImages?: number;
+  maxPixels?: number;
+  images?: string;
+  temperature: number;
+  maxTokens: number;
+  topP?: number;
+  seed: number;
+  concurrency: number;
+  adaptive?: boolean;
+  maxAttempts: number;
+  timeout: number;
+  retryBaseMs: number;
+  tokenBudget?: number;
+  retryErrors?: boolean;
+  strict?: boolean;
+  limit?: number;
+  quiet?: boolean;
+}
+
+/** `cxrbench eval`: run a model (or baseline) on a split, resumably, and print accuracy per task. */
+export function registerEval(program: Command): void {
+  program
+    .command('eval')
+    .description('evaluate a model on a dataset split; rerun the same command to resume')
+    .requiredOption('--data <dir>', 'dataset (official ReXVQA folder, JSONL folder or file)')
+    .option('--split <name>', 'split to evaluate', 'test')
+    .requiredOption('--model <spec>', MODEL_SPEC_FORMS)
+    .option('--out <dir>', 'run folder (default runs/<dataset>-<split>-<model>)')
+    .option('--endpoint <url>', 'OpenAI-compatible base URL; repeat to load-balance over a fleet', collect, [])
+    .option('--api-key-env <name>', 'environment variable holding the API key (the key itself is never recorded)')
+    .option('--header <name=value>', 'extra HTTP header; value env:NAME reads the environment', collect, [])
+    .option('--query <name=value>', 'extra query parameter (e.g. api-version=2024-10-21 for Azure)', collect, [])
+    .option('--no-system-prompt', 'put the system text at the start of the user turn (models without a system role)')
+    .addOption(new Option('--image-detail <level>', 'image detail hint for the endpoint').choices(['auto', 'low', 'high']))
+    .option('--prompt <name|file>', 'prompt template: rexvqa-json, rexvqa-letter, or a template file', 'rexvqa-json')
+    .option('--patient-context', 'add age, sex and indication to the prompt')
+    .option('--max-images <n>', 'send at most n views per question (frontal first); recorded in the manifest', positiveInt('--max-images'))
+    .option('--max-pixels <n>', 'resize images so the longest side is at most n pixels', positiveInt('--max-pixels'))
+    .option('--images <root>', 'image root (default: paths relative to the question file)')
+    .option('--temperature <t>', 'sampling temperature', number('--temperature'), 0)
+    .option('--max-tokens <n>', 'maximum completion tokens', positiveInt('--max-tokens'), 512)
+    .option('--top-p <p>', 'nucleus sampling', number('--top-p'))
+    .option('--seed <n>', 'seed for sampling and baselines', positiveInt('--seed'), 0)
+    .option('--concurrency <n>', 'requests in flight at most', positiveInt('--concurrency'), 8)
+    .option('--adaptive', 'lower concurrency on 429s and rising latency, recover gradually')
+    .option('--max-attempts <n>', 'attempts per question (429, 5xx, network errors, timeouts are retried)', positiveInt('--max-attempts'), 5)
+    .option('--timeout <seconds>', 'per-request timeout', number('--timeout'), 120)
+    .option('--retry-base-ms <ms>', 'first retry delay (doubles, with jitter; Retry-After wins)', positiveInt('--retry-base-ms'), 1000)
+    .option('--token-budget <n>', 'stop cleanly once this many tokens were used', positiveInt('--token-budget'))
+    .option('--retry-errors', 'ask again the questions that ended in error')
+    .option('--strict', 'strict extraction: JSON and <answer> tags only')
+    .option('--limit <n>', 'only the first n questions of the split', positiveInt('--limit'))
+    .option('--quiet', 'no progress output')
+    .action(async (flags: EvalFlags) => {
+      if (flags.concurrency < 1) throw new CxrError('bad-option', '--concurrency must be at least 1');
+      if (flags.maxAttempts < 1) throw new CxrError('bad-option', '--max-attempts must be at least 1');
+      const progress = progressReporter(flags.quiet === true);
+      const stop = new AbortController();
+      const onSignal = () => {
+        process.stderr.write('\ncxrbench: stopping — in-flight requests are dropped and will be asked again on resume\n');
+        stop.abort();
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        const evaluation = await evaluate({
+          data: flags.data, split: flags.split, model: flags.model, ...(flags.out ? { out: flags.out } : {}),
+          endpoint: flags.endpoint, ...(flags.apiKeyEnv ? { apiKeyEnv: flags.apiKeyEnv } : {}), header: flags.header, query: flags.query,
+          systemPrompt: flags.systemPrompt, imageDetail: flags.imageDetail ?? null,
+          prompt: flags.prompt, patientContext: flags.patientContext === true, maxImages: flags.maxImages ?? null, maxPixels: flags.maxPixels ?? null,
+          ...(flags.images ? { images: flags.images } : {}),
+          temperature: flags.temperature, maxTokens: flags.maxTokens, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
+          concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
+          retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
+          limit: flags.limit ?? null, onProgress: progress.onProgress, signal: stop.signal,
+        });
+        progress.stop();
+        const { summary, result, manifest } = evaluation;
+        const label = `${manifest.adapter.baseline ? '[baseline] ' : ''}${manifest.adapter.name} on ${manifest.dataset.name}/${manifest.dataset.split}`;
+        process.stdout.write(runSummaryTable(summary, label));
+        if (result.stoppedBy === 'budget') process.stdout.write('stopped: the token budget was reached\n');
+        if (result.corruptJournalLines > 0) process.stdout.write(`note: ${result.corruptJournalLines} unreadable journal line(s) were skipped; their questions were asked again\n`);
+        process.stdout.write(`run folder: ${evaluation.outDir}\n`);
+        process.exitCode = summary.complete ? EXIT.ok : EXIT.incomplete;
+      } finally {
+        progress.stop();
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+}

@@ -1,0 +1,296 @@
+import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CxrError } from '../core/errors.js';
+import { manifestConflicts, RunManifest } from '../core/manifest.js';
+import type { ContentPart, Failure, GenerationParams, ModelRequest, Outcome, Prediction } from '../core/model-io.js';
+import type { ImageRef, Question } from '../core/question.js';
+import { toOfficialRecord } from '../core/official-record.js';
+import type { ModelAdapter } from '../models/adapter.js';
+import { buildPrompt, type Prompt } from '../prompt/build-prompt.js';
+import type { PromptTemplate } from '../prompt/template.js';
+import { extractAnswer } from '../extract/extract.js';
+import { ImageCache, type ImageEncoding } from './image-cache.js';
+import { JournalWriter, readJournal } from './journal.js';
+import { ConcurrencyLimiter } from './limiter.js';
+import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
+import { outcomeOf } from './outcomes.js';
+
+/** The files of a run folder. */
+export const RUN_FILES = {
+  manifest: 'manifest.json',
+  journal: 'predictions.jsonl',
+  outcomes: 'outcomes.jsonl',
+  rexrank: 'rexrank-predictions.json',
+  summary: 'summary.json',
+  imageCache: 'image-cache',
+} as const;
+
+/** Progress of a run, reported about once a second and at the end. */
+export interface RunProgress {
+  total: number;
+  /** Answered before this process started (resumed) plus answered now. */
+  done: number;
+  doneNow: number;
+  errors: number;
+  unparseable: number;
+  inFlight: number;
+  concurrency: number;
+  elapsedMs: number;
+}
+
+/** Everything a run needs. Questions are streamed twice (ask, then score), never held. */
+export interface RunOptions {
+  outDir: string;
+  manifest: RunManifest;
+  /** The selected questions of the split, in file order (same every call). */
+  questions: () => AsyncIterable<Question>;
+  /** Absolute path of an image of a question. */
+  resolveImage: (question: Question, image: ImageRef) => string;
+  adapter: ModelAdapter;
+  template: PromptTemplate;
+  patientContext: boolean;
+  maxImages: number | null;
+  imageEncoding: ImageEncoding;
+  imageDetail: 'auto' | 'low' | 'high' | null;
+  params: GenerationParams;
+  concurrency: number;
+  adaptiveConcurrency: boolean;
+  retry: RetryPolicy;
+  timeoutMs: number;
+  /** Stop asking once prompt + completion tokens reach this (in-flight requests finish). */
+  tokenBudget: number | null;
+  /** Ask again the questions whose last prediction is an error. */
+  retryErrors: boolean;
+  strictExtraction: boolean;
+  onProgress?: (progress: RunProgress) => void;
+  /** Aborting stops asking; in-flight requests are abandoned and not journaled, so a rerun asks them again. */
+  signal?: AbortSignal;
+  random?: () => number;
+}
+
+/** How a run ended. */
+export interface RunResult {
+  outcomes: Outcome[];
+  /** Selected questions with no prediction yet (stopped by budget or signal). */
+  notRun: number;
+  stoppedBy: 'complete' | 'budget' | 'signal';
+  resumedFrom: number;
+  corruptJournalLines: number;
+  tokens: { prompt: number; completion: number };
+  imageEncodes: number;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+/** Writes JSON to a file atomically. */
+function writeJsonAtomically(file: string, value: unknown): void {
+  const temp = `${file}.tmp-${process.pid}`;
+  writeFileSync(temp, JSON.stringify(value, null, 2) + '\n');
+  renameSync(temp, file);
+}
+
+/**
+ * Starts or resumes the manifest of a run folder. A folder whose manifest differs in dataset, model, prompt,
+ * images or generation parameters is refused with every difference named: mixing them would corrupt the run.
+ */
+export function openRunFolder(outDir: string, manifest: RunManifest): RunManifest {
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, RUN_FILES.manifest);
+  if (!existsSync(file)) {
+    writeJsonAtomically(file, manifest);
+    return manifest;
+  }
+  let stored: RunManifest;
+  try {
+    stored = RunManifest.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch (error) {
+    throw new CxrError('resume-conflict', `${file}: not a cxrbench run manifest (${(error as Error).message.slice(0, 200)}); use another --out folder`);
+  }
+  const conflicts = manifestConflicts(stored, manifest);
+  if (conflicts.length > 0) {
+    throw new CxrError('resume-conflict', `${outDir} holds a run that differs from this one, so it cannot be resumed:\n  - ${conflicts.join('\n  - ')}\nUse another --out folder, or the original settings.`);
+  }
+  return stored;
+}
+
+/**
+ * Runs (or resumes) an evaluation: asks every selected question not yet answered, journaling each prediction
+ * as it arrives, then extracts and scores every question from the journal. Failed requests never abort the
+ * run: they become predictions with an error.
+ */
+export async function runEvaluation(options: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const journalFile = join(options.outDir, RUN_FILES.journal);
+  const { latest, corruptLines } = readJournal(journalFile);
+  const journal = new JournalWriter(journalFile);
+  const images = new ImageCache(join(options.outDir, RUN_FILES.imageCache), options.imageEncoding);
+  const limiter = new ConcurrencyLimiter(options.concurrency, options.adaptiveConcurrency);
+  const random = options.random ?? Math.random;
+  const stop = new AbortController();
+  options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+
+  let total = 0;
+  let resumedFrom = 0;
+  let doneNow = 0;
+  let errors = 0;
+  let unparseable = 0;
+  const tokens = { prompt: 0, completion: 0 };
+  let stoppedBy: RunResult['stoppedBy'] = 'complete';
+  for (const p of latest.values()) {
+    if (p.error) errors++;
+    else if (extractAnswer(p.response?.text, undefined, { strict: options.strictExtraction }).letter === null) unparseable++;
+    tokens.prompt += p.response?.usage?.promptTokens ?? 0;
+    tokens.completion += p.response?.usage?.completionTokens ?? 0;
+  }
+  const progress = (): RunProgress => ({
+    total, done: resumedFrom + doneNow, doneNow, errors, unparseable, inFlight: limiter.running, concurrency: limiter.limit, elapsedMs: Date.now() - started,
+  });
+  const ticker = options.onProgress ? setInterval(() => options.onProgress!(progress()), 1000) : null;
+
+  const ask = async (question: Question, release: () => void): Promise<void> => {
+    try {
+      const prediction = await askWithRetries(question, options, images, limiter, stop.signal, random);
+      if (prediction === null) return; // abandoned because the run stopped: asked again on resume
+      const previous = latest.get(question.id);
+      journal.append(prediction);
+      latest.set(question.id, prediction);
+      doneNow++;
+      if (previous?.error) errors--;
+      if (prediction.error) errors++;
+      else {
+        tokens.prompt += prediction.response?.usage?.promptTokens ?? 0;
+        tokens.completion += prediction.response?.usage?.completionTokens ?? 0;
+        if (extractAnswer(prediction.response?.text, question.options, { strict: options.strictExtraction }).letter === null) unparseable++;
+      }
+      if (options.tokenBudget !== null && tokens.prompt + tokens.completion >= options.tokenBudget && !stop.signal.aborted) {
+        stoppedBy = 'budget';
+        stop.abort();
+      }
+    } finally {
+      release();
+    }
+  };
+
+  const inFlight = new Set<Promise<void>>();
+  try {
+    for await (const question of options.questions()) {
+      total++;
+      const previous = latest.get(question.id);
+      if (previous && !(previous.error && options.retryErrors)) {
+        resumedFrom++;
+        continue;
+      }
+      if (stop.signal.aborted) continue; // keep counting the selection
+      const release = await limiter.acquire();
+      if (stop.signal.aborted) {
+        release();
+        continue;
+      }
+      const task = ask(question, release).finally(() => inFlight.delete(task));
+      inFlight.add(task);
+    }
+    await Promise.all(inFlight);
+  } finally {
+    if (ticker) clearInterval(ticker);
+  }
+  if (stoppedBy === 'complete' && options.signal?.aborted) stoppedBy = 'signal';
+  options.onProgress?.(progress());
+
+  const outcomes = await finalizeRun(options, latest);
+  return {
+    outcomes,
+    notRun: total - outcomes.filter((o) => latest.has(o.questionId)).length,
+    stoppedBy,
+    resumedFrom,
+    corruptJournalLines: corruptLines,
+    tokens,
+    imageEncodes: images.encodes,
+  };
+}
+
+async function requestFor(question: Question, prompt: Prompt, options: RunOptions, images: ImageCache): Promise<ModelRequest> {
+  const content: ContentPart[] = [];
+  if (options.adapter.needsImages) {
+    for (const image of prompt.images) {
+      const url = await images.dataUrl(options.resolveImage(question, image));
+      content.push(options.imageDetail ? { type: 'image', url, detail: options.imageDetail } : { type: 'image', url });
+    }
+  }
+  content.push({ type: 'text', text: prompt.text });
+  return {
+    questionId: question.id,
+    messages: [...(prompt.system ? [{ role: 'system' as const, content: prompt.system }] : []), { role: 'user', content }],
+    params: options.params,
+  };
+}
+
+/** Asks one question, retrying what is worth retrying. Returns null when the run stopped before an answer. */
+async function askWithRetries(question: Question, options: RunOptions, images: ImageCache, limiter: ConcurrencyLimiter, stop: AbortSignal, random: () => number): Promise<Prediction | null> {
+  const started = Date.now();
+  const prompt = buildPrompt(question, options.template, { maxImages: options.maxImages, patientContext: options.patientContext });
+  let request: ModelRequest;
+  try {
+    request = await requestFor(question, prompt, options, images);
+  } catch (error) {
+    const failure: Failure = { kind: 'client', message: error instanceof Error ? error.message : String(error) };
+    return { questionId: question.id, error: failure, attempts: 0, latencyMs: Date.now() - started, at: new Date().toISOString() };
+  }
+  let failure: Failure | null = null;
+  let attempt = 0;
+  while (attempt < options.retry.maxAttempts) {
+    attempt++;
+    if (stop.aborted) return null;
+    const attemptStarted = Date.now();
+    const signal = AbortSignal.any([stop, AbortSignal.timeout(options.timeoutMs)]);
+    try {
+      const response = await options.adapter.generate(request, { signal, question });
+      limiter.onSuccess(Date.now() - attemptStarted);
+      return { questionId: question.id, response, attempts: attempt, latencyMs: Date.now() - started, at: new Date().toISOString() };
+    } catch (error) {
+      if (stop.aborted) return null;
+      failure = options.adapter.classifyError(error);
+      if (signal.aborted && failure.kind !== 'timeout') failure = { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` };
+      if (failure.kind === 'timeout' && signal.aborted) failure = { ...failure, message: `no answer within ${options.timeoutMs} ms` };
+      if (failure.kind === 'rate-limit') limiter.onRateLimit();
+      if (!isRetryable(failure) || attempt >= options.retry.maxAttempts) break;
+      await sleep(retryDelayMs(attempt, failure, options.retry, random), stop);
+    }
+  }
+  return { questionId: question.id, error: failure!, attempts: attempt, latencyMs: Date.now() - started, at: new Date().toISOString() };
+}
+
+/** Extracts and scores every selected question from the journal and writes outcomes, the ReXrank file and the summary inputs. */
+async function finalizeRun(options: RunOptions, latest: Map<string, Prediction>): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  const outcomeLines: string[] = [];
+  const rexrankFile = join(options.outDir, RUN_FILES.rexrank);
+  const rexrankTemp = `${rexrankFile}.tmp-${process.pid}`;
+  const out = createWriteStream(rexrankTemp);
+  let first = true;
+  out.write('{');
+  for await (const question of options.questions()) {
+    const prediction = latest.get(question.id);
+    const outcome = outcomeOf(question, prediction, options.strictExtraction);
+    if (outcome) {
+      outcomes.push(outcome);
+      outcomeLines.push(JSON.stringify(outcome));
+    }
+    const record = { ...toOfficialRecord(question), model_prediction: prediction?.response?.text ?? null };
+    if (!out.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(question.id)}: ${JSON.stringify(record)}`)) await once(out, 'drain');
+    first = false;
+  }
+  out.end(first ? '}\n' : '\n}\n');
+  await once(out, 'finish');
+  renameSync(rexrankTemp, rexrankFile);
+  const outcomesFile = join(options.outDir, RUN_FILES.outcomes);
+  writeFileSync(`${outcomesFile}.tmp-${process.pid}`, outcomeLines.length ? `${outcomeLines.join('\n')}\n` : '');
+  renameSync(`${outcomesFile}.tmp-${process.pid}`, outcomesFile);
+  return outcomes;
+}

@@ -1,0 +1,50 @@
+import type { Outcome, OutcomeStatus } from '../core/model-io.js';
+import { TASK_NAMES } from '../core/question.js';
+
+/** Counts of one group of outcomes, and its accuracy (correct over all outcomes: unparseable and errors count as not correct). */
+export interface GroupCounts {
+  n: number;
+  correct: number;
+  wrong: number;
+  unparseable: number;
+  error: number;
+  accuracy: number;
+}
+
+/** The headline numbers of a run: per task, micro over all questions, and ReXrank's overall (mean of the task accuracies). */
+export interface RunSummary {
+  selected: number;
+  notRun: number;
+  complete: boolean;
+  overall: GroupCounts;
+  byTask: Record<string, GroupCounts>;
+  /** Mean of the task accuracies over the tasks present (ReXrank's "Overall Accuracy"); null when no task has outcomes. */
+  rexrankOverall: number | null;
+  /** Which tasks the ReXrank overall averages (all five on a full ReXVQA split). */
+  rexrankTasks: string[];
+}
+
+function emptyCounts(): GroupCounts {
+  return { n: 0, correct: 0, wrong: 0, unparseable: 0, error: 0, accuracy: 0 };
+}
+
+function add(counts: GroupCounts, status: OutcomeStatus): void {
+  counts.n++;
+  counts[status]++;
+  counts.accuracy = counts.correct / counts.n;
+}
+
+/** Summarises outcomes; `selected` is the number of questions the run covers (outcomes may be fewer if it stopped early). */
+export function summarizeOutcomes(outcomes: readonly Outcome[], selected: number): RunSummary {
+  const overall = emptyCounts();
+  const byTask: Record<string, GroupCounts> = {};
+  for (const o of outcomes) {
+    add(overall, o.status);
+    add((byTask[o.task] ??= emptyCounts()), o.status);
+  }
+  const known = TASK_NAMES.filter((t) => byTask[t]);
+  const ordered = Object.fromEntries([...known, ...Object.keys(byTask).filter((t) => !known.includes(t as never)).sort()].map((t) => [t, byTask[t]!]));
+  const rexrankTasks = known.length > 0 ? [...known] : Object.keys(byTask);
+  const rexrankOverall = rexrankTasks.length > 0 ? rexrankTasks.reduce((s, t) => s + byTask[t]!.accuracy, 0) / rexrankTasks.length : null;
+  return { selected, notRun: selected - outcomes.length, complete: outcomes.length === selected, overall, byTask: ordered, rexrankOverall, rexrankTasks };
+}
