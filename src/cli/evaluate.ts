@@ -77,6 +77,13 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
   if (!file) throw new CxrError('bad-option', `--split ${settings.split}: ${settings.data} has splits ${layout.files.map((f) => f.split).join(', ')}`);
   const trainFile = layout.files.find((f) => f.split === 'train');
   const { adapter, presetMaxImages } = await resolveModel(settings.model, settings, settings.seed, () => (trainFile ? readQuestions(layout, ['train']) : null));
+  if (adapter.preflight) {
+    try {
+      await adapter.preflight(AbortSignal.timeout(15_000));
+    } catch (error) {
+      throw new CxrError('model-config', `--model ${settings.model}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const template = loadTemplate(settings.prompt);
   const maxImages = settings.maxImages ?? presetMaxImages;
   const questions = () => limited(readQuestions(layout, [settings.split]), settings.limit);

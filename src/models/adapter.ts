@@ -29,6 +29,8 @@ export interface ModelAdapter {
   generate(request: ModelRequest, context: GenerateContext): Promise<ModelResponse>;
   /** Classifies a thrown error: rate-limit, server, network and timeout are retried; bad-response and client are not. */
   classifyError(error: unknown): Failure;
+  /** Checks, before a run starts, that the model can be reached; throws an error that says what to fix. */
+  preflight?(signal: AbortSignal): Promise<void>;
 }
 
 /** Failure classification shared by adapters that cannot fail in transport (baselines, replay). */

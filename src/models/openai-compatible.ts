@@ -143,5 +143,22 @@ export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: Nod
       }
     },
     classifyError: classifyOpenAIError,
+    async preflight(signal) {
+      for (const { baseURL } of clients) {
+        const url = `${baseURL.replace(/\/+$/, '')}/models`;
+        let response: Response;
+        try {
+          response = await fetch(url, { headers: { authorization: `Bearer ${apiKey}`, ...headers }, signal });
+        } catch (error) {
+          const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+          throw new AdapterConfigError(`cannot reach ${baseURL} (${cause}); check that the server is running and --endpoint is its base URL (e.g. http://127.0.0.1:8000/v1)`);
+        }
+        await response.body?.cancel();
+        if (response.status === 401 || response.status === 403) {
+          throw new AdapterConfigError(`${baseURL} refused the credentials (HTTP ${response.status}); check ${config.apiKeyEnv ? `the key in $${config.apiKeyEnv}` : '--api-key-env'}`);
+        }
+        // Other statuses (404 from servers without a models list) still prove the endpoint answers.
+      }
+    },
   };
 }

@@ -1,0 +1,146 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** Faults the fake endpoint can inject, one per request. */
+export type Fault = '429' | '500' | '503' | 'reset' | 'hang' | 'malformed' | 'empty' | 'no-choices' | '400' | '401';
+
+/** A chat-completions request as the fake server saw it. */
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: { model?: string; messages?: { role: string; content: unknown }[]; temperature?: number; max_tokens?: number; seed?: number };
+  /** The text parts of the user turn, joined. */
+  text: string;
+  /** Image URLs in the order sent. */
+  images: string[];
+  fault: Fault | null;
+}
+
+export interface FakeServerOptions {
+  /** The assistant's reply for a request (default: a JSON answer derived from the question text, deterministic). */
+  reply?: (request: RecordedRequest) => string;
+  /** Decides a fault per request (index counts all requests, from 0). */
+  fault?: (index: number, request: RecordedRequest) => Fault | null;
+  /** Seconds sent in Retry-After with 429. */
+  retryAfterSeconds?: number;
+  /** Delay before answering, per request. */
+  latencyMs?: number;
+  /** Tokens reported in usage, per request. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
+}
+
+export interface FakeServer {
+  /** Base URL to give the adapter (ends in /v1). */
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/** The question text of a prompt ("Question: …" line), for replies keyed by question. */
+export function questionOf(text: string): string {
+  return /Question: (.*)/.exec(text)?.[1] ?? text;
+}
+
+/** A deterministic letter for a question text, so interrupted and uninterrupted runs get the same answers. */
+export function letterFor(text: string): string {
+  let h = 0;
+  for (const c of questionOf(text)) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return 'ABCD'[h % 4]!;
+}
+
+/**
+ * A local stand-in for an OpenAI-compatible server (vLLM, OpenAI, …) on 127.0.0.1, speaking the real protocol:
+ * POST /v1/chat/completions and GET /v1/models, with fault injection. Tests drive real HTTP through it.
+ */
+export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      if (req.method === 'GET' && req.url?.endsWith('/models')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
+        return;
+      }
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        res.writeHead(404).end();
+        return;
+      }
+      let body: RecordedRequest['body'] = {};
+      try {
+        body = JSON.parse(raw) as RecordedRequest['body'];
+      } catch {
+        res.writeHead(400).end('{"error":{"message":"bad json"}}');
+        return;
+      }
+      const user = body.messages?.find((m) => m.role === 'user')?.content;
+      const parts = Array.isArray(user) ? (user as { type: string; text?: string; image_url?: { url: string } }[]) : [{ type: 'text', text: String(user ?? '') }];
+      const recorded: RecordedRequest = {
+        path: req.url,
+        headers: req.headers,
+        body,
+        text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n'),
+        images: parts.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? ''),
+        fault: null,
+      };
+      const index = requests.length;
+      recorded.fault = options.fault?.(index, recorded) ?? null;
+      requests.push(recorded);
+      const respond = () => {
+        const fault = recorded.fault;
+        const json = (status: number, value: unknown, headers: Record<string, string> = {}) =>
+          res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
+        switch (fault) {
+          case '429':
+            return json(429, { error: { message: 'rate limited', type: 'rate_limit' } }, { 'retry-after': String(options.retryAfterSeconds ?? 1) });
+          case '500':
+          case '503':
+            return json(Number(fault), { error: { message: 'server error' } });
+          case '400':
+            return json(400, { error: { message: 'bad request: too many images' } });
+          case '401':
+            return json(401, { error: { message: 'invalid api key' } });
+          case 'reset':
+            return req.socket.destroy();
+          case 'hang':
+            hanging.add(res);
+            return;
+          case 'malformed':
+            return res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "x", "choices": [ {"message": ');
+          case 'no-choices':
+            return json(200, { id: 'x', object: 'chat.completion', choices: [] });
+          default: {
+            const content = fault === 'empty' ? '' : (options.reply ?? ((r) => JSON.stringify({ answer: letterFor(r.text), explanation: 'fake' })))(recorded);
+            return json(200, {
+              id: `chatcmpl-${index}`,
+              object: 'chat.completion',
+              created: 0,
+              model: body.model,
+              choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+              usage: { ...(options.usage ?? { prompt_tokens: 100, completion_tokens: 20 }), total_tokens: 0 },
+            });
+          }
+        }
+      };
+      if (options.latencyMs) setTimeout(respond, options.latencyMs);
+      else respond();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    async close() {
+      for (const res of hanging) res.destroy();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
