@@ -13,12 +13,15 @@ const brokenDataset = () =>
     test: { t: officialRecord({ question: 'Third?', category: '' }) },
   });
 
-test('cli: demo validates the bundled dataset with its images and prints Table 1 for every split', async () => {
-  const run = await runCli(['demo']);
+test('cli: demo validates the bundled dataset with its images, prints Table 1 and evaluates two baselines', async () => {
+  const run = await runCli(['demo', '--out', join(tempDir(), 'demo-runs')]);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /0 error\(s\), 0 warning\(s\), 0 repair\(s\)\. VALID/);
   assert.match(run.stdout, /Questions per task \(paper Table 1\)\n.*train\s+valid\s+test/);
   for (const task of TASK_NAMES) assert.match(run.stdout, new RegExp(task));
+  assert.match(run.stdout, /== Evaluation: text-only \(a baseline, not a model\) ==\n\[baseline\] text-only on demo\/test/);
+  assert.match(run.stdout, /\[baseline\] report-oracle on demo\/test[\s\S]*all questions \(micro\)\s+14/);
+  assert.match(run.stdout, /complete: 14 of 14 questions answered/);
 });
 
 test('cli: validate text form lists file, key, field, code and hint; exit 1 on errors', async () => {

@@ -7,6 +7,7 @@ import { registerDataValidate } from './commands/data-validate.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExtract } from './commands/extract.js';
 import { registerEval } from './commands/eval.js';
+import { registerExtractAudit } from './commands/extract-audit.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerDataConvert(data);
   registerEval(program);
   registerExtract(program);
+  registerExtractAudit(program);
   return program;
 }
 

@@ -1,27 +1,58 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
 import { isValid } from '../../core/validation-report.js';
 import { detectLayout } from '../../dataset/layout.js';
 import { computeStats } from '../../dataset/stats.js';
 import { validateDataset } from '../../dataset/validate.js';
+import { runSummaryTable } from '../../report/run-summary-table.js';
 import { formatStats } from '../../report/stats-report.js';
 import { validationReportText } from '../../report/validation-report-text.js';
+import { evaluate } from '../evaluate.js';
 import { DEMO_DATASET } from './demo-dataset.js';
 
+/** The baselines the demo evaluates: no model, no network, no GPU. */
+const DEMO_MODELS = ['baseline:text-only', 'baseline:report-oracle'];
 
-/** `cxrbench demo`: the main job on the bundled demo — load, validate (images included) and print statistics. */
+/**
+ * `cxrbench demo`: the main job on the bundled demo — validate (images included), describe, then evaluate the
+ * text-only and report-oracle baselines on the test split through the same runner, extraction and scoring a
+ * real model goes through, and print accuracy per task.
+ */
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('run the main job on the bundled demo dataset: load, validate (with images) and print statistics')
+    .description('the main job on the bundled demo: validate, describe, evaluate two baselines on the test split')
     .option('--data <dir>', 'use another dataset instead of the bundled demo', DEMO_DATASET)
-    .action(async (opts: { data: string }) => {
+    .option('--out <dir>', 'folder for the demo runs (emptied first)', join('runs', 'demo'))
+    .action(async (opts: { data: string; out: string }) => {
       const layout = detectLayout(opts.data);
       process.stdout.write(`cxrbench demo — dataset ${opts.data}\n\n== Validation ==\n`);
       const report = await validateDataset(layout, { images: 'default' });
       process.stdout.write(validationReportText(report));
       process.stdout.write('\n== Statistics ==\n');
       process.stdout.write(formatStats(await computeStats(layout), 'table'));
-      process.exitCode = isValid(report) ? EXIT.ok : EXIT.findings;
+      if (!isValid(report)) {
+        process.exitCode = EXIT.findings;
+        return;
+      }
+      rmSync(opts.out, { recursive: true, force: true });
+      const split = layout.files.some((f) => f.split === 'test') ? 'test' : layout.files.at(-1)!.split;
+      for (const model of DEMO_MODELS) {
+        const name = model.split(':')[1]!;
+        const { summary, manifest, outDir } = await evaluate({
+          data: opts.data, split, model, out: join(opts.out, name), endpoint: [], header: [], query: [], systemPrompt: true, imageDetail: null,
+          prompt: 'rexvqa-json', patientContext: false, maxImages: null, maxPixels: null, temperature: 0, maxTokens: 512, seed: 0,
+          concurrency: 8, adaptive: false, maxAttempts: 1, timeoutMs: 60_000, retryBaseMs: 1000, tokenBudget: null, retryErrors: false, strict: false, limit: null,
+        });
+        process.stdout.write(`\n== Evaluation: ${name} (a baseline, not a model) ==\n`);
+        process.stdout.write(runSummaryTable(summary, `[baseline] ${manifest.adapter.name} on ${manifest.dataset.name}/${split}`));
+        process.stdout.write(`run folder: ${outDir}\n`);
+      }
+      process.stdout.write(
+        '\nTo evaluate a real model, serve it behind an OpenAI-compatible endpoint (vLLM, SGLang, Ollama, …) and run e.g.\n' +
+          '  ./run cxrbench eval --data examples/demo --split test --model preset:medgemma-4b-it --endpoint http://127.0.0.1:8000/v1\n',
+      );
     });
 }

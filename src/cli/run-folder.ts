@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CxrError } from '../core/errors.js';
+import { RunManifest } from '../core/manifest.js';
+import type { Question } from '../core/question.js';
+import { detectLayout } from '../dataset/layout.js';
+import { readQuestions } from '../dataset/read-dataset.js';
+import { readJournal, type JournalState } from '../runner/journal.js';
+import { RUN_FILES } from '../runner/run.js';
+
+/** A saved run opened for re-scoring: its manifest, journal, and a way to stream its questions again. */
+export interface SavedRun {
+  dir: string;
+  manifest: RunManifest;
+  journal: JournalState;
+  questions: () => AsyncIterable<Question>;
+}
+
+/** Opens a run folder written by `cxrbench eval`, with errors that name the missing or broken file. */
+export function openSavedRun(dir: string): SavedRun {
+  const manifestFile = join(dir, RUN_FILES.manifest);
+  if (!existsSync(manifestFile)) throw new CxrError('path-not-found', `${dir}: not a run folder (no ${RUN_FILES.manifest}); give the --out folder of a cxrbench eval run`);
+  let manifest: RunManifest;
+  try {
+    manifest = RunManifest.parse(JSON.parse(readFileSync(manifestFile, 'utf8')));
+  } catch (error) {
+    throw new CxrError('unreadable-file', `${manifestFile}: not a valid run manifest (${(error as Error).message.slice(0, 300)})`);
+  }
+  const journal = readJournal(join(dir, RUN_FILES.journal));
+  const datasetFile = manifest.dataset.path;
+  if (!existsSync(datasetFile)) throw new CxrError('path-not-found', `${manifestFile}: the run's dataset file ${datasetFile} is gone; the questions are needed to re-score`);
+  const layout = detectLayout(datasetFile.endsWith('.jsonl') ? datasetFile : dirname(datasetFile));
+  const limit = manifest.dataset.selected;
+  return {
+    dir,
+    manifest,
+    journal,
+    async *questions() {
+      let n = 0;
+      if (limit === 0) return;
+      for await (const q of readQuestions(layout, [manifest.dataset.split])) {
+        yield q;
+        if (++n >= limit) return;
+      }
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/records.js';
+
+const outcomes = (dir: string) => readFileSync(join(dir, 'outcomes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { questionId: string; status: string; predicted: string | null });
+
+test('eval cli: a baseline run prints accuracy per task, labels the baseline, and writes every run file', async () => {
+  const out = join(tempDir(), 'run');
+  const run = await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--seed', '7', '--out', out, '--quiet']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^\[baseline\] random on demo\/test/);
+  assert.match(run.stdout, /all questions \(micro\)\s+14/);
+  assert.match(run.stdout, /ReXrank overall \(mean of 5 task accuracies\)/);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+  assert.equal(manifest.adapter.baseline, true);
+  assert.equal(manifest.dataset.count, 14);
+  assert.match(manifest.dataset.sha256, /^[0-9a-f]{64}$/);
+  assert.match(manifest.prompt.sha256, /^[0-9a-f]{64}$/);
+  assert.equal(manifest.extractor.name, 'cxrbench-ladder');
+  const rexrank = JSON.parse(readFileSync(join(out, 'rexrank-predictions.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  assert.equal(Object.keys(rexrank).length, 14);
+  assert.ok(Object.values(rexrank).every((r) => typeof r.model_prediction === 'string' && Array.isArray(r.options) && typeof r.correct_answer === 'string'));
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+  assert.equal(summary.baseline, true);
+});
+
+test('eval cli: replaying a run\'s own ReXrank file reproduces its outcomes exactly (JSONL and CSV too)', async () => {
+  const dir = tempDir();
+  const first = join(dir, 'first');
+  assert.equal((await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:text-only', '--out', first, '--quiet'])).code, 0);
+  const replayed = join(dir, 'replayed');
+  const run = await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${join(first, 'rexrank-predictions.json')}`, '--out', replayed, '--quiet']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(outcomes(replayed).map((o) => [o.questionId, o.status, o.predicted]), outcomes(first).map((o) => [o.questionId, o.status, o.predicted]));
+  const csv = join(dir, 'p.csv');
+  writeFileSync(csv, `id,prediction\n${outcomes(first).map((o) => `${o.questionId},"The answer is ${o.predicted}."`).join('\n')}\n`);
+  const fromCsv = join(dir, 'csv');
+  assert.equal((await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${csv}`, '--out', fromCsv, '--quiet'])).code, 0);
+  assert.deepEqual(outcomes(fromCsv).map((o) => o.predicted), outcomes(first).map((o) => o.predicted));
+});
+
+test('eval cli: replay of a partial file marks the missing questions as errors, naming them', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'p.jsonl');
+  writeFileSync(file, `${JSON.stringify({ id: 'demo_test_011', prediction: '{"answer": "A"}' })}\n`);
+  const out = join(dir, 'run');
+  const run = await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--out', out, '--quiet']);
+  assert.equal(run.code, 0);
+  const statuses = outcomes(out).map((o) => o.status);
+  assert.equal(statuses.filter((s) => s === 'error').length, 13);
+  const journal = readFileSync(join(out, 'predictions.jsonl'), 'utf8');
+  assert.match(journal, /no prediction for question \\"demo_test_012\\"/);
+});
+
+test('extract-audit: shows how many items and points strict versus lenient extraction moves', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'p.jsonl');
+  const first = join(dir, 'ids');
+  await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', first, '--quiet']);
+  const realIds = outcomes(first).map((o) => o.questionId);
+  assert.equal(realIds.length, 14);
+  const gold = JSON.parse(readFileSync(join(first, 'rexrank-predictions.json'), 'utf8')) as Record<string, { correct_answer: string }>;
+  // 4 JSON answers (read by both), 6 phrase answers (lenient only), 4 hedges (neither).
+  const lines = realIds.map((id, i) => {
+    const letter = gold[id]!.correct_answer;
+    const output = i < 4 ? JSON.stringify({ answer: letter }) : i < 10 ? `The answer is ${letter}.` : 'A or B';
+    return JSON.stringify({ id, prediction: output });
+  });
+  writeFileSync(file, lines.join('\n') + '\n');
+  const out = join(dir, 'run');
+  assert.equal((await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--out', out, '--quiet'])).code, 0);
+  const audit = await runCli(['extract-audit', out]);
+  assert.equal(audit.code, 0, audit.stderr);
+  assert.match(audit.stdout, /strict\s+28\.57%\s+4\s+0\s+10\s+0/);
+  assert.match(audit.stdout, /lenient\s+71\.43%\s+10\s+0\s+4\s+0/);
+  assert.match(audit.stdout, /lenient − strict: 42\.86 accuracy points; 6 item\(s\) change/);
+  assert.match(audit.stdout, /unparseable → correct\s+6/);
+  const missing = await runCli(['extract-audit', dir]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /not a run folder/);
+});
+
+const failures: { name: string; args: string[]; env?: Record<string, string>; stderr: RegExp }[] = [
+  { name: 'an unknown model spec', args: ['--model', 'gpt-9'], stderr: /unknown model spec\. Expected one of: baseline:random/ },
+  { name: 'an openai model without endpoint', args: ['--model', 'openai:x'], stderr: /needs --endpoint/ },
+  { name: 'a missing key variable', args: ['--model', 'openai:x', '--endpoint', 'http://127.0.0.1:9/v1', '--api-key-env', 'CXRBENCH_NO_SUCH_KEY'], stderr: /CXRBENCH_NO_SUCH_KEY, which is not set/ },
+  { name: 'an unreachable endpoint', args: ['--model', 'openai:x', '--endpoint', 'http://127.0.0.1:9/v1'], stderr: /cannot reach http:\/\/127\.0\.0\.1:9\/v1/ },
+  { name: 'a missing replay file', args: ['--model', 'replay:/nonexistent/p.jsonl'], stderr: /cannot read the predictions file/ },
+  { name: 'an unknown split', args: ['--model', 'baseline:random', '--split', 'dev'], stderr: /--split dev: .* has splits train, valid, test/ },
+  { name: 'a bad prompt template', args: ['--model', 'baseline:random', '--prompt', 'nope'], stderr: /no such built-in template/ },
+];
+
+for (const c of failures) {
+  test(`eval cli: ${c.name} fails before the run with exit 2`, async () => {
+    const out = join(tempDir(), 'run');
+    const run = await runCli(['eval', '--data', DEMO_DATASET, '--out', out, '--quiet', ...c.args], c.env ? { env: c.env } : {});
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, c.stderr);
+    assert.doesNotMatch(run.stderr, /\n\s+at /);
+  });
+}
