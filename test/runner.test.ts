@@ -174,3 +174,35 @@ test('runner: several endpoints for one model share the load', async () => {
     await b.close();
   }
 });
+
+test('shuffle check: a model that always says "A" is exposed; one that answers by content is consistent', async () => {
+  const { permuteOptions } = await import('../src/core/permute-options.js');
+  const { detectLayout } = await import('../src/dataset/layout.js');
+  const { readQuestions } = await import('../src/dataset/read-dataset.js');
+  const biased = await startFakeOpenAI({ reply: () => '{"answer": "A"}' });
+  // The content model names the option text it believes in: the first option of the ORIGINAL order, wherever it now is.
+  const originals = new Map<string, string>();
+  for await (const q of readQuestions(detectLayout(DEMO_DATASET), ['test'])) originals.set(q.text, q.options[0]);
+  const content = await startFakeOpenAI({ reply: (r) => JSON.stringify({ answer: originals.get(questionOf(r.text)) }) });
+  try {
+    const a = await evaluate(evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [biased.url], out: join(tempDir(), 'a'), shuffleCheck: 8 }));
+    const check = a.shuffleCheck!;
+    assert.equal(check.overall.pairs, 8);
+    assert.equal(check.overall.bothAnswered, 8);
+    // "A" names the same option only where the permutation left option A in place.
+    let expected = 0;
+    for await (const q of readQuestions(detectLayout(DEMO_DATASET), ['test'])) {
+      const sampled = readFileSync(join(a.outDir, 'shuffle-check', 'predictions.jsonl'), 'utf8').includes(`"${q.id}"`);
+      if (sampled && permuteOptions(q, 0).order[0] === 0) expected++;
+    }
+    assert.equal(check.overall.consistent, expected);
+    assert.ok(expected < 8);
+    assert.equal(biased.requests.length, 14 + 8);
+    const b = await evaluate(evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [content.url], out: join(tempDir(), 'b'), shuffleCheck: 8 }));
+    assert.equal(b.shuffleCheck!.overall.rate, 1);
+    assert.ok(Object.keys(b.shuffleCheck!.byTask).length >= 2);
+  } finally {
+    await biased.close();
+    await content.close();
+  }
+});

@@ -13,6 +13,9 @@ import { IMAGE_ORDER } from '../prompt/build-prompt.js';
 import { loadTemplate } from '../prompt/template.js';
 import { openRunFolder, runEvaluation, RUN_FILES, type RunProgress, type RunResult } from '../runner/run.js';
 import { summarizeOutcomes, type RunSummary } from '../score/summary.js';
+import { consistencyReport, type AnswerPair, type ConsistencyReport } from '../score/consistency.js';
+import { permuteOptions } from '../core/permute-options.js';
+import { keyedSeed } from '../core/seeded-random.js';
 import { resolveModel, type EndpointOptions } from './model-spec.js';
 
 /** Everything `cxrbench eval` (and the demo) can set. */
@@ -39,6 +42,8 @@ export interface EvaluateSettings extends EndpointOptions {
   retryErrors: boolean;
   strict: boolean;
   limit: number | null;
+  /** Re-ask this many answered questions with options permuted, and report answer consistency per task. */
+  shuffleCheck?: number;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
 }
@@ -68,6 +73,7 @@ export interface Evaluation {
   manifest: RunManifest;
   result: RunResult;
   summary: RunSummary;
+  shuffleCheck?: ConsistencyReport;
 }
 
 /** Prepares and runs (or resumes) one evaluation, then writes its summary. */
@@ -106,10 +112,10 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     seed: settings.seed,
   };
   const stored = openRunFolder(outDir, manifest);
-  const result = await runEvaluation({
-    outDir,
-    manifest: stored,
-    questions,
+  const run = (dir: string, runManifest: RunManifest, items: () => AsyncIterable<Question>) => runEvaluation({
+    outDir: dir,
+    manifest: runManifest,
+    questions: items,
     resolveImage: (_question, image) => resolveImagePath(image.path, file.baseDir, settings.images ?? 'default'),
     adapter,
     template,
@@ -128,10 +134,46 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     ...(settings.onProgress ? { onProgress: settings.onProgress } : {}),
     ...(settings.signal ? { signal: settings.signal } : {}),
   });
+  const result = await run(outDir, stored, questions);
   const summary = summarizeOutcomes(result.outcomes, selected);
   writeFileSync(
     join(outDir, RUN_FILES.summary),
     JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, stoppedBy: result.stoppedBy, tokens: result.tokens, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
   );
-  return { outDir, manifest: stored, result, summary };
+  const evaluation: Evaluation = { outDir, manifest: stored, result, summary };
+  if (settings.shuffleCheck && result.stoppedBy === 'complete') {
+    evaluation.shuffleCheck = await shuffleCheck(settings.shuffleCheck, settings.seed, outDir, stored, result, questions, run);
+  }
+  return evaluation;
+}
+
+/**
+ * The position-bias check: re-asks `n` answered questions (a seeded sample) with their options permuted so the
+ * gold option moves, through the same runner (its own resumable run folder), and compares the option chosen.
+ */
+async function shuffleCheck(
+  n: number, seed: number, outDir: string, manifest: RunManifest, main: RunResult, questions: () => AsyncIterable<Question>,
+  run: (dir: string, m: RunManifest, items: () => AsyncIterable<Question>) => Promise<RunResult>,
+): Promise<ConsistencyReport> {
+  const answered = main.outcomes.filter((o) => o.status !== 'error').map((o) => o.questionId);
+  const rank = (id: string) => keyedSeed(seed + 1, id); // a seeded sample, independent of file order
+  const chosen = new Set(answered.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).slice(0, n));
+  const permuted = async function* () {
+    for await (const q of questions()) if (chosen.has(q.id)) yield permuteOptions(q, seed).question;
+  };
+  const dir = join(outDir, 'shuffle-check');
+  const variantManifest: RunManifest = { ...manifest, variant: `shuffle-check n=${chosen.size} seed=${seed}`, dataset: { ...manifest.dataset, selected: chosen.size } };
+  const shuffled = await run(dir, openRunFolder(dir, variantManifest), permuted);
+  const original = new Map(main.outcomes.map((o) => [o.questionId, o]));
+  const optionText = new Map<string, { original: readonly string[]; shuffled: readonly string[] }>();
+  for await (const q of questions()) if (chosen.has(q.id)) optionText.set(q.id, { original: q.options, shuffled: permuteOptions(q, seed).question.options });
+  const textOf = (options: readonly string[], letter: string | null) => (letter === null ? null : options['ABCD'.indexOf(letter)] ?? null);
+  const pairs: AnswerPair[] = shuffled.outcomes.map((s) => {
+    const o = original.get(s.questionId)!;
+    const texts = optionText.get(s.questionId)!;
+    return { task: s.task, original: textOf(texts.original, o.predicted), shuffled: textOf(texts.shuffled, s.predicted), correctOriginal: o.status === 'correct', correctShuffled: s.status === 'correct' };
+  });
+  const report = consistencyReport(pairs);
+  writeFileSync(join(dir, 'consistency.json'), JSON.stringify(report, null, 2) + '\n');
+  return report;
 }

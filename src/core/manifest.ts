@@ -38,6 +38,8 @@ export const RunManifest = z.object({
   extractor: z.object({ name: z.string(), version: z.string(), strict: z.boolean() }),
   params: z.object({ temperature: z.number(), maxTokens: z.number().int(), topP: z.number().optional(), seed: z.number().int().optional() }),
   seed: z.number().int(),
+  /** A derived run (e.g. `shuffle-check`): same model and settings, other item variants. */
+  variant: z.string().optional(),
 });
 
 /** A run manifest. */
@@ -58,6 +60,7 @@ export function manifestConflicts(stored: RunManifest, next: RunManifest): strin
   if (!same(stored.adapter, next.adapter)) conflicts.push(`model: the run used ${stored.adapter.kind}:${stored.adapter.name} ${JSON.stringify(stored.adapter.args)}, now ${next.adapter.kind}:${next.adapter.name} ${JSON.stringify(next.adapter.args)}`);
   if (!same(stored.prompt, next.prompt)) conflicts.push(`prompt: the run used ${stored.prompt.name} v${stored.prompt.version} (sha256 ${stored.prompt.sha256.slice(0, 12)}…), now ${next.prompt.name} v${next.prompt.version} (sha256 ${next.prompt.sha256.slice(0, 12)}…)`);
   if (!same(stored.images, next.images)) conflicts.push(`images: the run used ${JSON.stringify(stored.images)}, now ${JSON.stringify(next.images)}`);
+  if (stored.variant !== next.variant) conflicts.push(`variant: the run is ${stored.variant ?? 'the main run'}, now ${next.variant ?? 'the main run'}`);
   if (!same(stored.params, next.params) || stored.seed !== next.seed) conflicts.push(`generation parameters: the run used ${JSON.stringify({ ...stored.params, seed: stored.seed })}, now ${JSON.stringify({ ...next.params, seed: next.seed })}`);
   return conflicts;
 }

@@ -1,3 +1,4 @@
+import type { ConsistencyCounts, ConsistencyReport } from '../score/consistency.js';
 import type { GroupCounts, RunSummary } from '../score/summary.js';
 import { renderTable } from './text-table.js';
 
@@ -22,4 +23,17 @@ export function runSummaryTable(summary: RunSummary, title: string): string {
       : `INCOMPLETE: ${summary.selected - summary.notRun} of ${summary.selected} questions answered, ${summary.notRun} not yet run (rerun the same command to continue)`,
   ];
   return lines.join('\n') + '\n';
+}
+
+/** The position-bias check: per task, how often the same option was chosen when the options were reordered. */
+export function consistencyTable(report: ConsistencyReport): string {
+  const row = (name: string, c: ConsistencyCounts) => [
+    name, String(c.pairs), String(c.bothAnswered), String(c.consistent), c.rate === null ? '—' : pct(c.rate), pct(c.accuracyOriginal), pct(c.accuracyShuffled),
+  ];
+  const rows = Object.entries(report.byTask).map(([t, c]) => row(t, c));
+  rows.push(row('all', report.overall));
+  return renderTable(
+    { title: '\nPosition-bias check (options permuted, the gold option moved)', headers: ['task', 'pairs', 'both answered', 'same option', 'consistency', 'acc. original', 'acc. permuted'], rows, numeric: [false, true, true, true, true, true, true] },
+    'table',
+  );
 }

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { CxrError, EXIT } from '../../core/errors.js';
-import { runSummaryTable } from '../../report/run-summary-table.js';
+import { consistencyTable, runSummaryTable } from '../../report/run-summary-table.js';
 import { evaluate } from '../evaluate.js';
 import { MODEL_SPEC_FORMS } from '../model-spec.js';
 import { progressReporter } from '../progress.js';
@@ -52,6 +52,7 @@ interface EvalFlags {
   retryErrors?: boolean;
   strict?: boolean;
   limit?: number;
+  shuffleCheck?: number;
   quiet?: boolean;
 }
 
@@ -88,6 +89,7 @@ export function registerEval(program: Command): void {
     .option('--retry-errors', 'ask again the questions that ended in error')
     .option('--strict', 'strict extraction: JSON and <answer> tags only')
     .option('--limit <n>', 'only the first n questions of the split', positiveInt('--limit'))
+    .option('--shuffle-check <n>', 're-ask n answered questions with options permuted; report answer consistency per task', positiveInt('--shuffle-check'))
     .option('--quiet', 'no progress output')
     .action(async (flags: EvalFlags) => {
       if (flags.concurrency < 1) throw new CxrError('bad-option', '--concurrency must be at least 1');
@@ -110,12 +112,13 @@ export function registerEval(program: Command): void {
           temperature: flags.temperature, maxTokens: flags.maxTokens, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
           concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
           retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
-          limit: flags.limit ?? null, onProgress: progress.onProgress, signal: stop.signal,
+          limit: flags.limit ?? null, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), onProgress: progress.onProgress, signal: stop.signal,
         });
         progress.stop();
         const { summary, result, manifest } = evaluation;
         const label = `${manifest.adapter.baseline ? '[baseline] ' : ''}${manifest.adapter.name} on ${manifest.dataset.name}/${manifest.dataset.split}`;
         process.stdout.write(runSummaryTable(summary, label));
+        if (evaluation.shuffleCheck) process.stdout.write(consistencyTable(evaluation.shuffleCheck));
         if (result.stoppedBy === 'budget') process.stdout.write('stopped: the token budget was reached\n');
         if (result.corruptJournalLines > 0) process.stdout.write(`note: ${result.corruptJournalLines} unreadable journal line(s) were skipped; their questions were asked again\n`);
         process.stdout.write(`run folder: ${evaluation.outDir}\n`);
