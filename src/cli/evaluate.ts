@@ -11,7 +11,8 @@ import { resolveImagePath } from '../dataset/validate.js';
 import { extractorInfo } from '../extract/extract.js';
 import { IMAGE_ORDER } from '../prompt/build-prompt.js';
 import { loadTemplate } from '../prompt/template.js';
-import { openRunFolder, runEvaluation, RUN_FILES, type RunProgress, type RunResult } from '../runner/run.js';
+import { openRunFolder, runEvaluation, RUN_FILES, type RunOptions, type RunProgress, type RunResult } from '../runner/run.js';
+import { runBatchEvaluation } from '../runner/batch.js';
 import { summarizeOutcomes, type RunSummary } from '../score/summary.js';
 import { consistencyReport, type AnswerPair, type ConsistencyReport } from '../score/consistency.js';
 import { permuteOptions } from '../core/permute-options.js';
@@ -42,6 +43,8 @@ export interface EvaluateSettings extends EndpointOptions {
   retryErrors: boolean;
   strict: boolean;
   limit: number | null;
+  /** Use the provider's batch API instead of online requests, polling every this many seconds. */
+  batchPollSeconds?: number;
   /** Re-ask this many answered questions with options permuted, and report answer consistency per task. */
   shuffleCheck?: number;
   onProgress?: (p: RunProgress) => void;
@@ -112,7 +115,11 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     seed: settings.seed,
   };
   const stored = openRunFolder(outDir, manifest);
-  const run = (dir: string, runManifest: RunManifest, items: () => AsyncIterable<Question>) => runEvaluation({
+  if (settings.batchPollSeconds !== undefined && !adapter.batch) {
+    throw new CxrError('model-config', `--batch: ${adapter.spec.kind}:${adapter.spec.name} has no batch API (OpenAI-compatible endpoints with /v1/files and /v1/batches do)`);
+  }
+  const batch = settings.batchPollSeconds !== undefined ? { pollSeconds: settings.batchPollSeconds, maxFileBytes: 190_000_000, maxRequests: 50_000 } : null;
+  const run = (dir: string, runManifest: RunManifest, items: () => AsyncIterable<Question>) => (batch ? (o: RunOptions) => runBatchEvaluation(o, batch) : runEvaluation)({
     outDir: dir,
     manifest: runManifest,
     questions: items,

@@ -10,6 +10,18 @@ export interface AdapterSpec {
   args: Record<string, unknown>;
 }
 
+/** A provider's asynchronous batch interface (OpenAI's Batch API and the servers that copy it). */
+export interface BatchApi {
+  /** One line of the batch input file for a request (JSON text, no newline); `customId` identifies its answer. */
+  line(request: ModelRequest, customId: string): string;
+  /** Uploads a batch input file and starts the job; returns the job id. */
+  submit(file: string, signal: AbortSignal): Promise<string>;
+  /** Where a job is: `running`, `done` (results can be collected) or `failed` (with why). */
+  poll(jobId: string, signal: AbortSignal): Promise<{ state: 'running' | 'done' | 'failed'; detail: string }>;
+  /** The answers of a finished job by custom id: a response, or the failure of that one request. */
+  collect(jobId: string, signal: AbortSignal): Promise<Map<string, { response?: ModelResponse; error?: Failure }>>;
+}
+
 /** What the runner passes with each request. */
 export interface GenerateContext {
   /** Aborted on timeout or when the run stops. */
@@ -31,6 +43,8 @@ export interface ModelAdapter {
   classifyError(error: unknown): Failure;
   /** Checks, before a run starts, that the model can be reached; throws an error that says what to fix. */
   preflight?(signal: AbortSignal): Promise<void>;
+  /** Present when the provider offers a batch API (`eval --batch`). */
+  batch?: BatchApi;
 }
 
 /** Failure classification shared by adapters that cannot fail in transport (baselines, replay). */

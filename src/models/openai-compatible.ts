@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
+import { createReadStream } from 'node:fs';
+import OpenAI, { toFile } from 'openai';
 import type { ChatMessage, Failure, ModelRequest, ModelResponse } from '../core/model-io.js';
-import type { AdapterSpec, ModelAdapter } from './adapter.js';
+import type { AdapterSpec, BatchApi, ModelAdapter } from './adapter.js';
 
 /**
  * Configuration of the one adapter behind which vLLM, SGLang, Ollama, LM Studio, TGI, OpenAI, Azure OpenAI,
@@ -85,6 +86,77 @@ export function classifyOpenAIError(error: unknown): Failure {
   return { kind: 'bad-response', message };
 }
 
+function requestBody(config: OpenAICompatibleConfig, request: ModelRequest): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+  return {
+    model: config.model,
+    messages: toOpenAIMessages(request.messages, config.systemPrompt),
+    temperature: request.params.temperature,
+    max_tokens: request.params.maxTokens,
+    ...(request.params.topP !== undefined ? { top_p: request.params.topP } : {}),
+    ...(request.params.seed !== undefined ? { seed: request.params.seed } : {}),
+  };
+}
+
+/** Reads a chat completion, checking its shape (a 200 with no choices is a bad response, not an empty answer). */
+function responseOf(completion: OpenAI.Chat.ChatCompletion | undefined): ModelResponse {
+  const choice = completion?.choices?.[0];
+  if (!choice || typeof choice !== 'object') throw new Error(`the endpoint answered without choices: ${JSON.stringify(completion).slice(0, 200)}`);
+  const content: unknown = choice.message?.content;
+  const text = typeof content === 'string' ? content : content === null || content === undefined ? '' : JSON.stringify(content);
+  return {
+    text,
+    finishReason: choice.finish_reason ?? null,
+    ...(completion!.usage ? { usage: { promptTokens: completion!.usage.prompt_tokens, completionTokens: completion!.usage.completion_tokens } } : {}),
+  };
+}
+
+/** OpenAI's Batch API (files + batches), used through the first endpoint. */
+function batchApi(config: OpenAICompatibleConfig, client: OpenAI): BatchApi {
+  return {
+    line: (request, customId) => JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body: requestBody(config, request) }),
+    async submit(file, signal) {
+      const uploaded = await client.files.create({ file: await toFile(createReadStream(file), file.split('/').pop()!), purpose: 'batch' }, { signal });
+      const job = await client.batches.create({ input_file_id: uploaded.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal });
+      return job.id;
+    },
+    async poll(jobId, signal) {
+      const job = await client.batches.retrieve(jobId, { signal });
+      const counts = job.request_counts ? ` (${job.request_counts.completed}/${job.request_counts.total} done, ${job.request_counts.failed} failed)` : '';
+      if (job.status === 'completed') return { state: 'done', detail: `completed${counts}` };
+      if (job.status === 'failed' || job.status === 'expired' || job.status === 'cancelled') {
+        const why = job.errors?.data?.map((e) => e.message).join('; ');
+        // An expired job may still hold partial results: collect them, the rest become errors.
+        return { state: job.status === 'expired' && job.output_file_id ? 'done' : 'failed', detail: `${job.status}${why ? `: ${why}` : ''}${counts}` };
+      }
+      return { state: 'running', detail: `${job.status}${counts}` };
+    },
+    async collect(jobId, signal) {
+      const job = await client.batches.retrieve(jobId, { signal });
+      const results = new Map<string, { response?: ModelResponse; error?: Failure }>();
+      for (const fileId of [job.output_file_id, job.error_file_id]) {
+        if (!fileId) continue;
+        const text = await (await client.files.content(fileId, { signal })).text();
+        for (const line of text.split('\n')) {
+          if (line.trim() === '') continue;
+          const item = JSON.parse(line) as { custom_id: string; response?: { status_code: number; body: OpenAI.Chat.ChatCompletion } | null; error?: { message?: string } | null };
+          const status = item.response?.status_code;
+          if (item.response && status === 200) {
+            try {
+              results.set(item.custom_id, { response: responseOf(item.response.body) });
+            } catch (error) {
+              results.set(item.custom_id, { error: { kind: 'bad-response', message: (error as Error).message } });
+            }
+          } else {
+            const kind = status === 429 ? 'rate-limit' : status !== undefined && status >= 500 ? 'server' : 'client';
+            results.set(item.custom_id, { error: { kind, message: item.error?.message ?? `HTTP ${status ?? '?'} in batch`, ...(status !== undefined ? { status } : {}) } });
+          }
+        }
+      }
+      return results;
+    },
+  };
+}
+
 /** Makes the adapter; throws {@link AdapterConfigError} when a key variable is missing or an endpoint is not a URL. */
 export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: NodeJS.ProcessEnv = process.env): ModelAdapter {
   if (config.endpoints.length === 0) throw new AdapterConfigError('no endpoint: give --endpoint <base URL>');
@@ -119,30 +191,14 @@ export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: Nod
       const target = idle[turn++ % idle.length]!;
       target.inFlight++;
       try {
-        const body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = {
-          model: config.model,
-          messages: toOpenAIMessages(request.messages, config.systemPrompt),
-          temperature: request.params.temperature,
-          max_tokens: request.params.maxTokens,
-          ...(request.params.topP !== undefined ? { top_p: request.params.topP } : {}),
-          ...(request.params.seed !== undefined ? { seed: request.params.seed } : {}),
-        };
-        const completion = await target.client.chat.completions.create(body, { signal });
-        const choice = completion?.choices?.[0];
-        if (!choice || typeof choice !== 'object') throw new Error(`the endpoint answered without choices: ${JSON.stringify(completion).slice(0, 200)}`);
-        const content: unknown = choice.message?.content;
-        const text = typeof content === 'string' ? content : content === null || content === undefined ? '' : JSON.stringify(content);
-        return {
-          text,
-          finishReason: choice.finish_reason ?? null,
-          endpoint: target.baseURL,
-          ...(completion.usage ? { usage: { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens } } : {}),
-        };
+        const completion = await target.client.chat.completions.create(requestBody(config, request), { signal });
+        return { ...responseOf(completion), endpoint: target.baseURL };
       } finally {
         target.inFlight--;
       }
     },
     classifyError: classifyOpenAIError,
+    batch: batchApi(config, clients[0]!.client),
     async preflight(signal) {
       for (const { baseURL } of clients) {
         const url = `${baseURL.replace(/\/+$/, '')}/models`;

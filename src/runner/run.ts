@@ -215,7 +215,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
   };
 }
 
-async function requestFor(question: Question, prompt: Prompt, options: RunOptions, images: ImageCache): Promise<ModelRequest> {
+export async function requestFor(question: Question, prompt: Prompt, options: RunOptions, images: ImageCache): Promise<ModelRequest> {
   const content: ContentPart[] = [];
   if (options.adapter.needsImages) {
     for (const image of prompt.images) {
@@ -267,7 +267,7 @@ async function askWithRetries(question: Question, options: RunOptions, images: I
 }
 
 /** Extracts and scores every selected question from the journal and writes outcomes, the ReXrank file and the summary inputs. */
-async function finalizeRun(options: RunOptions, latest: Map<string, Prediction>): Promise<Outcome[]> {
+export async function finalizeRun(options: RunOptions, latest: Map<string, Prediction>): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const outcomeLines: string[] = [];
   const rexrankFile = join(options.outDir, RUN_FILES.rexrank);

@@ -25,6 +25,8 @@ export interface FakeServerOptions {
   retryAfterSeconds?: number;
   /** Delay before answering, per request. */
   latencyMs?: number;
+  /** Batch jobs report "in_progress" this many times before "completed". */
+  batchPollsUntilDone?: number;
   /** Tokens reported in usage, per request. */
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
@@ -33,6 +35,8 @@ export interface FakeServer {
   /** Base URL to give the adapter (ends in /v1). */
   url: string;
   requests: RecordedRequest[];
+  /** Batch jobs created, with the number of lines of their input file. */
+  batches: { id: string; lines: number }[];
   close(): Promise<void>;
 }
 
@@ -48,18 +52,34 @@ export function letterFor(text: string): string {
   return 'ABCD'[h % 4]!;
 }
 
+function record(path: string, headers: IncomingMessage['headers'], body: RecordedRequest['body']): RecordedRequest {
+  const user = body.messages?.find((m) => m.role === 'user')?.content;
+  const parts = Array.isArray(user) ? (user as { type: string; text?: string; image_url?: { url: string } }[]) : [{ type: 'text', text: String(user ?? '') }];
+  return {
+    path,
+    headers,
+    body,
+    text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n'),
+    images: parts.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? ''),
+    fault: null,
+  };
+}
+
 /**
  * A local stand-in for an OpenAI-compatible server (vLLM, OpenAI, …) on 127.0.0.1, speaking the real protocol:
  * POST /v1/chat/completions and GET /v1/models, with fault injection. Tests drive real HTTP through it.
  */
 export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
+  const files = new Map<string, string>();
+  const batches: { id: string; lines: number; input: string; polls: number; output?: string }[] = [];
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (await handleBatchApi(req, res, raw)) return;
       if (req.method === 'GET' && req.url?.endsWith('/models')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
         return;
@@ -75,16 +95,7 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
         res.writeHead(400).end('{"error":{"message":"bad json"}}');
         return;
       }
-      const user = body.messages?.find((m) => m.role === 'user')?.content;
-      const parts = Array.isArray(user) ? (user as { type: string; text?: string; image_url?: { url: string } }[]) : [{ type: 'text', text: String(user ?? '') }];
-      const recorded: RecordedRequest = {
-        path: req.url,
-        headers: req.headers,
-        body,
-        text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('\n'),
-        images: parts.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? ''),
-        fault: null,
-      };
+      const recorded = record(req.url, req.headers, body);
       const index = requests.length;
       recorded.fault = options.fault?.(index, recorded) ?? null;
       requests.push(recorded);
@@ -128,6 +139,66 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
       else respond();
     });
   });
+  const json = (res: ServerResponse, status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+
+  /** OpenAI's Batch API: upload a file, create a job, poll it, download the output (replies made by the same policy). */
+  async function handleBatchApi(req: IncomingMessage, res: ServerResponse, raw: string): Promise<boolean> {
+    const url = req.url ?? '';
+    if (req.method === 'POST' && url.endsWith('/files')) {
+      const form = await new Request('http://x', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: raw }).formData();
+      const file = form.get('file');
+      const id = `file-${files.size + 1}`;
+      files.set(id, typeof file === 'string' ? file : await (file as Blob).text());
+      json(res, 200, { id, object: 'file', purpose: form.get('purpose'), bytes: 0, created_at: 0, filename: 'batch.jsonl', status: 'processed' });
+      return true;
+    }
+    if (req.method === 'POST' && url.endsWith('/batches')) {
+      const body = JSON.parse(raw) as { input_file_id: string };
+      const input = files.get(body.input_file_id) ?? '';
+      const job = { id: `batch-${batches.length + 1}`, lines: input.trim().split('\n').filter(Boolean).length, input, polls: 0 };
+      batches.push(job);
+      json(res, 200, { id: job.id, object: 'batch', status: 'validating', endpoint: '/v1/chat/completions', input_file_id: body.input_file_id, completion_window: '24h', created_at: 0 });
+      return true;
+    }
+    const batchMatch = /\/batches\/([^/]+)$/.exec(url);
+    if (req.method === 'GET' && batchMatch) {
+      const job = batches.find((b) => b.id === batchMatch[1]);
+      if (!job) return (json(res, 404, { error: { message: 'no such batch' } }), true);
+      job.polls++;
+      const done = job.polls > (options.batchPollsUntilDone ?? 1);
+      if (done && job.output === undefined) {
+        job.output = job.input.trim().split('\n').filter(Boolean).map((line) => {
+          const item = JSON.parse(line) as { custom_id: string; body: RecordedRequest['body'] };
+          const { status, value } = chatReply(item.body, url);
+          return JSON.stringify({ id: `r-${item.custom_id}`, custom_id: item.custom_id, response: { status_code: status, body: value }, error: null });
+        }).join('\n') + '\n';
+        files.set(`out-${job.id}`, job.output);
+      }
+      json(res, 200, { id: job.id, object: 'batch', status: done ? 'completed' : 'in_progress', endpoint: '/v1/chat/completions', input_file_id: 'x', completion_window: '24h', created_at: 0, output_file_id: done ? `out-${job.id}` : null, error_file_id: null, request_counts: { total: job.lines, completed: done ? job.lines : 0, failed: 0 } });
+      return true;
+    }
+    const contentMatch = /\/files\/([^/]+)\/content$/.exec(url);
+    if (req.method === 'GET' && contentMatch) {
+      const content = files.get(contentMatch[1]!);
+      if (content === undefined) return (json(res, 404, { error: { message: 'no such file' } }), true);
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(content);
+      return true;
+    }
+    return false;
+  }
+
+  /** The reply to one chat body under the fault policy, for batch lines (faults that break the connection become 500s). */
+  function chatReply(body: RecordedRequest['body'], path: string): { status: number; value: unknown } {
+    const recorded = record(path, {}, body);
+    const index = requests.length;
+    recorded.fault = options.fault?.(index, recorded) ?? null;
+    requests.push(recorded);
+    const fault = recorded.fault;
+    if (fault && fault !== 'empty') return { status: /^\d+$/.test(fault) ? Number(fault) : 500, value: { error: { message: `fault ${fault}` } } };
+    const content = fault === 'empty' ? '' : (options.reply ?? ((r) => JSON.stringify({ answer: letterFor(r.text), explanation: 'fake' })))(recorded);
+    return { status: 200, value: { id: `chatcmpl-${index}`, object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { ...(options.usage ?? { prompt_tokens: 100, completion_tokens: 20 }), total_tokens: 0 } } };
+  }
+
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -137,6 +208,7 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    batches,
     async close() {
       for (const res of hanging) res.destroy();
       for (const socket of sockets) socket.destroy();

@@ -53,6 +53,8 @@ interface EvalFlags {
   strict?: boolean;
   limit?: number;
   shuffleCheck?: number;
+  batch?: boolean;
+  batchPoll: number;
   quiet?: boolean;
 }
 
@@ -90,6 +92,8 @@ export function registerEval(program: Command): void {
     .option('--strict', 'strict extraction: JSON and <answer> tags only')
     .option('--limit <n>', 'only the first n questions of the split', positiveInt('--limit'))
     .option('--shuffle-check <n>', 're-ask n answered questions with options permuted; report answer consistency per task', positiveInt('--shuffle-check'))
+    .option('--batch', "send the requests through the provider's batch API (write, submit, poll, collect); rerun to resume")
+    .option('--batch-poll <seconds>', 'seconds between batch status polls', number('--batch-poll'), 30)
     .option('--quiet', 'no progress output')
     .action(async (flags: EvalFlags) => {
       if (flags.concurrency < 1) throw new CxrError('bad-option', '--concurrency must be at least 1');
@@ -112,7 +116,7 @@ export function registerEval(program: Command): void {
           temperature: flags.temperature, maxTokens: flags.maxTokens, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
           concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
           retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
-          limit: flags.limit ?? null, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), onProgress: progress.onProgress, signal: stop.signal,
+          limit: flags.limit ?? null, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
         });
         progress.stop();
         const { summary, result, manifest } = evaluation;
