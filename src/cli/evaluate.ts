@@ -145,7 +145,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
   const summary = summarizeOutcomes(result.outcomes, selected);
   writeFileSync(
     join(outDir, RUN_FILES.summary),
-    JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, stoppedBy: result.stoppedBy, tokens: result.tokens, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
+    JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, stoppedBy: result.stoppedBy, tokens: result.tokens, imageEncodes: result.imageEncodes, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
   );
   const evaluation: Evaluation = { outDir, manifest: stored, result, summary };
   if (settings.shuffleCheck && result.stoppedBy === 'complete') {

@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSy
 import { join } from 'node:path';
 import type { Prediction } from '../core/model-io.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
+import { sleep } from './sleep.js';
 import { ImageCache } from './image-cache.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { finalizeRun, requestFor, RUN_FILES, type RunOptions, type RunResult } from './run.js';
@@ -29,13 +30,6 @@ function saveJobs(file: string, jobs: BatchJob[]): void {
   renameSync(`${file}.tmp`, file);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-}
 
 /**
  * Runs an evaluation through the provider's batch API: writes the pending requests into batch input files in
@@ -117,6 +111,7 @@ export async function runBatchEvaluation(options: RunOptions, settings: BatchSet
     options.onProgress?.({ total, done: [...latest.keys()].length, doneNow: 0, errors: 0, unparseable: 0, inFlight: jobs.filter((j) => j.state === 'submitted').length, concurrency: 1, elapsedMs: Date.now() - started });
     if (jobs.some((j) => j.state === 'submitted')) await sleep(settings.pollSeconds * 1000, signal);
   }
+  journal.close();
   if (signal.aborted) stoppedBy = 'signal';
   const outcomes = await finalizeRun(options, latest);
   const tokens = { prompt: 0, completion: 0 };

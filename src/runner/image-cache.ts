@@ -19,8 +19,9 @@ function mimeOf(bytes: Buffer, path: string): string {
 
 /**
  * Turns image files into data URLs, encoding each distinct image (by content hash and encoding settings) once
- * per run. Encoded images go to a folder of the run, so memory holds only a bounded LRU of recent ones however
- * many studies a run covers, and a resumed run does not encode again.
+ * per run. Memory holds a bounded LRU of recent ones however many studies a run covers. Resized images also go
+ * to a folder of the run, so resizing is never repeated after an eviction or on resume; images sent as stored
+ * are not copied there (reading the source file again is as cheap as reading a copy).
  */
 export class ImageCache {
   /** How many images were encoded (resized or base64-encoded from the file) — for the "encodes = distinct images" check. */
@@ -35,7 +36,7 @@ export class ImageCache {
   constructor(
     private readonly dir: string,
     private readonly encoding: ImageEncoding,
-    private readonly maxMemoryBytes = 128 << 20,
+    private readonly maxMemoryBytes = 32 << 20,
   ) {
     mkdirSync(dir, { recursive: true });
   }
@@ -73,6 +74,12 @@ export class ImageCache {
   }
 
   private async load(key: string, bytes: Buffer, path: string): Promise<string> {
+    if (this.encoding.maxPixels === null) {
+      this.encodes++;
+      const url = await this.encode(bytes, path);
+      this.remember(key, url);
+      return url;
+    }
     const file = join(this.dir, `${key}.txt`);
     let url: string;
     if (existsSync(file)) {

@@ -10,6 +10,7 @@ import type { ModelAdapter } from '../models/adapter.js';
 import { buildPrompt, type Prompt } from '../prompt/build-prompt.js';
 import type { PromptTemplate } from '../prompt/template.js';
 import { extractAnswer } from '../extract/extract.js';
+import { sleep } from './sleep.js';
 import { ImageCache, type ImageEncoding } from './image-cache.js';
 import { JournalWriter, readJournal } from './journal.js';
 import { ConcurrencyLimiter } from './limiter.js';
@@ -81,13 +82,6 @@ export interface RunResult {
   imageEncodes: number;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-}
 
 /** Writes JSON to a file atomically. */
 function writeJsonAtomically(file: string, value: unknown): void {
@@ -199,6 +193,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
     await Promise.all(inFlight);
   } finally {
     if (ticker) clearInterval(ticker);
+    journal.close();
   }
   if (stoppedBy === 'complete' && options.signal?.aborted) stoppedBy = 'signal';
   options.onProgress?.(progress());
@@ -248,20 +243,31 @@ async function askWithRetries(question: Question, options: RunOptions, images: I
     attempt++;
     if (stop.aborted) return null;
     const attemptStarted = Date.now();
-    const signal = AbortSignal.any([stop, AbortSignal.timeout(options.timeoutMs)]);
+    // One controller per attempt, released when the attempt ends. (AbortSignal.any with AbortSignal.timeout keeps
+    // every request's signal — and through fetch's listeners its body — alive until the timer fires: at 41K
+    // requests that held hundreds of MB.)
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs);
+    const onStop = () => controller.abort();
+    stop.addEventListener('abort', onStop, { once: true });
     try {
-      const response = await options.adapter.generate(request, { signal, question });
+      const response = await options.adapter.generate(request, { signal: controller.signal, question });
       limiter.onSuccess(Date.now() - attemptStarted);
       return { questionId: question.id, response, attempts: attempt, latencyMs: Date.now() - started, at: new Date().toISOString() };
     } catch (error) {
       if (stop.aborted) return null;
-      failure = options.adapter.classifyError(error);
-      if (signal.aborted && failure.kind !== 'timeout') failure = { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` };
-      if (failure.kind === 'timeout' && signal.aborted) failure = { ...failure, message: `no answer within ${options.timeoutMs} ms` };
+      failure = timedOut ? { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } : options.adapter.classifyError(error);
       if (failure.kind === 'rate-limit') limiter.onRateLimit();
       if (!isRetryable(failure) || attempt >= options.retry.maxAttempts) break;
-      await sleep(retryDelayMs(attempt, failure, options.retry, random), stop);
+    } finally {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
     }
+    await sleep(retryDelayMs(attempt, failure, options.retry, random), stop);
   }
   return { questionId: question.id, error: failure!, attempts: attempt, latencyMs: Date.now() - started, at: new Date().toISOString() };
 }
