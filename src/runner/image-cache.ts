@@ -36,7 +36,7 @@ export class ImageCache {
   constructor(
     private readonly dir: string,
     private readonly encoding: ImageEncoding,
-    private readonly maxMemoryBytes = 32 << 20,
+    private readonly maxMemoryBytes = 16 << 20,
   ) {
     mkdirSync(dir, { recursive: true });
   }

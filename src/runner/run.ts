@@ -275,28 +275,28 @@ async function askWithRetries(question: Question, options: RunOptions, images: I
 /** Extracts and scores every selected question from the journal and writes outcomes, the ReXrank file and the summary inputs. */
 export async function finalizeRun(options: RunOptions, latest: Map<string, Prediction>): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
-  const outcomeLines: string[] = [];
   const rexrankFile = join(options.outDir, RUN_FILES.rexrank);
-  const rexrankTemp = `${rexrankFile}.tmp-${process.pid}`;
-  const out = createWriteStream(rexrankTemp);
+  const outcomesFile = join(options.outDir, RUN_FILES.outcomes);
+  const temp = `.tmp-${process.pid}`;
+  const rexrank = createWriteStream(rexrankFile + temp);
+  const outcomeLines = createWriteStream(outcomesFile + temp);
   let first = true;
-  out.write('{');
+  rexrank.write('{');
   for await (const question of options.questions()) {
     const prediction = latest.get(question.id);
     const outcome = outcomeOf(question, prediction, options.strictExtraction);
     if (outcome) {
       outcomes.push(outcome);
-      outcomeLines.push(JSON.stringify(outcome));
+      if (!outcomeLines.write(`${JSON.stringify(outcome)}\n`)) await once(outcomeLines, 'drain');
     }
     const record = { ...toOfficialRecord(question), model_prediction: prediction?.response?.text ?? null };
-    if (!out.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(question.id)}: ${JSON.stringify(record)}`)) await once(out, 'drain');
+    if (!rexrank.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(question.id)}: ${JSON.stringify(record)}`)) await once(rexrank, 'drain');
     first = false;
   }
-  out.end(first ? '}\n' : '\n}\n');
-  await once(out, 'finish');
-  renameSync(rexrankTemp, rexrankFile);
-  const outcomesFile = join(options.outDir, RUN_FILES.outcomes);
-  writeFileSync(`${outcomesFile}.tmp-${process.pid}`, outcomeLines.length ? `${outcomeLines.join('\n')}\n` : '');
-  renameSync(`${outcomesFile}.tmp-${process.pid}`, outcomesFile);
+  rexrank.end(first ? '}\n' : '\n}\n');
+  outcomeLines.end();
+  await Promise.all([once(rexrank, 'finish'), once(outcomeLines, 'finish')]);
+  renameSync(rexrankFile + temp, rexrankFile);
+  renameSync(outcomesFile + temp, outcomesFile);
   return outcomes;
 }
