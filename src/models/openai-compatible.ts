@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import OpenAI, { toFile } from 'openai';
 import type { ChatMessage, Failure, ModelRequest, ModelResponse } from '../core/model-io.js';
 import type { AdapterSpec, BatchApi, ModelAdapter } from './adapter.js';
+import { ChatBodySerializer, HttpStatusError, postChatCompletion } from './chat-http.js';
 
 /**
  * Configuration of the one adapter behind which vLLM, SGLang, Ollama, LM Studio, TGI, OpenAI, Azure OpenAI,
@@ -72,7 +73,7 @@ export function classifyOpenAIError(error: unknown): Failure {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message };
   if (error instanceof OpenAI.APIUserAbortError) return { kind: 'timeout', message: 'request aborted (timeout or stop)' };
   if (error instanceof OpenAI.APIConnectionError) return { kind: 'network', message: error.cause instanceof Error ? `${message}: ${error.cause.message}` : message };
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof OpenAI.APIError || error instanceof HttpStatusError) {
     const status = error.status;
     const after = retryAfterMs(error.headers);
     const base = { message, ...(status !== undefined ? { status } : {}), ...(after !== undefined ? { retryAfterMs: after } : {}) };
@@ -82,6 +83,8 @@ export function classifyOpenAIError(error: unknown): Failure {
     return { kind: 'client', ...base };
   }
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) return { kind: 'timeout', message };
+  // fetch's own failures: "fetch failed" with the socket error as cause (reset, refused, DNS).
+  if (error instanceof TypeError && error.cause instanceof Error) return { kind: 'network', message: `${message}: ${error.cause.message}` };
   // A 200 whose body is not a chat completion: the SDK's JSON parse fails, or our shape checks below.
   return { kind: 'bad-response', message };
 }
@@ -175,6 +178,8 @@ export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: Nod
     client: new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout: 24 * 3600 * 1000, defaultHeaders: headers, defaultQuery: config.query }),
   }));
   let turn = 0;
+  const serializer = new ChatBodySerializer();
+  const requestHeaders = { authorization: `Bearer ${apiKey}`, ...headers };
   const spec: AdapterSpec = {
     kind: 'openai-compatible',
     name: config.name,
@@ -191,7 +196,8 @@ export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: Nod
       const target = idle[turn++ % idle.length]!;
       target.inFlight++;
       try {
-        const completion = await target.client.chat.completions.create(requestBody(config, request), { signal });
+        const body = serializer.serialize(requestBody(config, request));
+        const completion = await postChatCompletion(target.baseURL, requestHeaders, config.query, body, signal);
         return { ...responseOf(completion), endpoint: target.baseURL };
       } finally {
         target.inFlight--;
