@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 
@@ -43,9 +44,10 @@ export class ImageCache {
 
   /** The data URL of the image at `path`. Throws with the path when the file cannot be read. */
   async dataUrl(path: string): Promise<string> {
+    // Asynchronous file access: reads run on libuv's pool while other requests are on the wire.
     let fileId: string;
     try {
-      const stats = statSync(path);
+      const stats = await stat(path);
       fileId = `${path}|${stats.size}|${stats.mtimeMs}`;
     } catch {
       throw new Error(`image not found or unreadable: ${path}`);
@@ -53,7 +55,7 @@ export class ImageCache {
     let key = this.keyByFile.get(fileId);
     let bytes: Buffer | null = null;
     if (key === undefined) {
-      bytes = readFileSync(path);
+      bytes = await readFile(path);
       key = createHash('sha256').update(bytes).update(`\u0000${this.encoding.maxPixels ?? 'orig'}`).digest('hex');
       this.keyByFile.set(fileId, key);
     }
@@ -67,7 +69,8 @@ export class ImageCache {
     let job = this.pending.get(key);
     if (!job) {
       const contentKey = key;
-      job = this.load(contentKey, bytes ?? readFileSync(path), path).finally(() => this.pending.delete(contentKey));
+      const source = bytes;
+      job = (source ? Promise.resolve(source) : readFile(path)).then((b) => this.load(contentKey, b, path)).finally(() => this.pending.delete(contentKey));
       this.pending.set(key, job);
     } else this.hits++;
     return job;
