@@ -103,3 +103,11 @@ for (const c of failures) {
     assert.doesNotMatch(run.stderr, /\n\s+at /);
   });
 }
+
+test('eval cli: progress goes to stderr (done/total, rate, ETA, errors, unparseable) unless --quiet', async () => {
+  const out = join(tempDir(), 'run');
+  const loud = await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', out]);
+  assert.match(loud.stderr, /14\/14 · [\d.]+\/s · ETA — · errors 0 · unparseable 0 · in flight 0\/8/);
+  const quiet = await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', join(tempDir(), 'q'), '--quiet']);
+  assert.equal(quiet.stderr, '');
+});
