@@ -51,6 +51,17 @@ export interface EvaluateSettings extends EndpointOptions {
   signal?: AbortSignal;
 }
 
+/** The defaults of `cxrbench eval`, for callers that set only what they care about (the demo, tests). */
+export function evaluateSettings(required: Pick<EvaluateSettings, 'data' | 'model'> & Partial<EvaluateSettings>): EvaluateSettings {
+  return {
+    split: 'test', endpoint: [], header: [], query: [], systemPrompt: true, imageDetail: null,
+    prompt: 'rexvqa-json', patientContext: false, maxImages: null, maxPixels: null,
+    temperature: 0, maxTokens: 512, seed: 0, concurrency: 8, adaptive: false, maxAttempts: 5, timeoutMs: 120_000, retryBaseMs: 1000,
+    tokenBudget: null, retryErrors: false, strict: false, limit: null,
+    ...required,
+  };
+}
+
 async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);

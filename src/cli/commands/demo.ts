@@ -9,7 +9,7 @@ import { validateDataset } from '../../dataset/validate.js';
 import { runSummaryTable } from '../../report/run-summary-table.js';
 import { formatStats } from '../../report/stats-report.js';
 import { validationReportText } from '../../report/validation-report-text.js';
-import { evaluate } from '../evaluate.js';
+import { evaluate, evaluateSettings } from '../evaluate.js';
 import { DEMO_DATASET } from './demo-dataset.js';
 
 /** The baselines the demo evaluates: no model, no network, no GPU. */
@@ -41,11 +41,7 @@ export function registerDemo(program: Command): void {
       const split = layout.files.some((f) => f.split === 'test') ? 'test' : layout.files.at(-1)!.split;
       for (const model of DEMO_MODELS) {
         const name = model.split(':')[1]!;
-        const { summary, manifest, outDir } = await evaluate({
-          data: opts.data, split, model, out: join(opts.out, name), endpoint: [], header: [], query: [], systemPrompt: true, imageDetail: null,
-          prompt: 'rexvqa-json', patientContext: false, maxImages: null, maxPixels: null, temperature: 0, maxTokens: 512, seed: 0,
-          concurrency: 8, adaptive: false, maxAttempts: 1, timeoutMs: 60_000, retryBaseMs: 1000, tokenBudget: null, retryErrors: false, strict: false, limit: null,
-        });
+        const { summary, manifest, outDir } = await evaluate(evaluateSettings({ data: opts.data, split, model, out: join(opts.out, name) }));
         process.stdout.write(`\n== Evaluation: ${name} (a baseline, not a model) ==\n`);
         process.stdout.write(runSummaryTable(summary, `[baseline] ${manifest.adapter.name} on ${manifest.dataset.name}/${split}`));
         process.stdout.write(`run folder: ${outDir}\n`);
