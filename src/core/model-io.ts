@@ -72,6 +72,8 @@ export type OutcomeStatus = 'correct' | 'wrong' | 'unparseable' | 'error';
 /** The scored result of one question. */
 export interface Outcome {
   questionId: string;
+  /** The study asked about: questions of one study are not independent (bootstrap intervals resample studies). */
+  studyId: string;
   task: string;
   category: string | null;
   subcategory: string | null;

@@ -8,7 +8,7 @@ import { extractAnswer } from '../extract/extract.js';
  */
 export function outcomeOf(question: Question, prediction: Prediction | undefined, strict: boolean): Outcome | null {
   if (!prediction) return null;
-  const base = { questionId: question.id, task: question.task, category: question.category, subcategory: question.subcategory, expected: question.answer };
+  const base = { questionId: question.id, studyId: question.studyId, task: question.task, category: question.category, subcategory: question.subcategory, expected: question.answer };
   if (prediction.error || !prediction.response) return { ...base, status: 'error', predicted: null, extraction: null };
   const extraction = extractAnswer(prediction.response.text, question.options, { strict });
   if (extraction.letter === null) return { ...base, status: 'unparseable', predicted: null, extraction };
