@@ -48,3 +48,6 @@ export { PRESETS } from './models/presets.js';
 export { runEvaluation, openRunFolder, RUN_FILES } from './runner/run.js';
 export { loadTemplate, parseTemplate } from './prompt/template.js';
 export { buildPrompt, selectImages } from './prompt/build-prompt.js';
+export { scoreOutcomes } from './score/results.js';
+export type { Results, CellResult, ScoredOutcome, ScoreOptions } from './score/results.js';
+export { formatResults } from './report/results-tables.js';

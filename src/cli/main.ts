@@ -8,6 +8,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerExtract } from './commands/extract.js';
 import { registerEval } from './commands/eval.js';
 import { registerExtractAudit } from './commands/extract-audit.js';
+import { registerScore } from './commands/score.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerEval(program);
   registerExtract(program);
   registerExtractAudit(program);
+  registerScore(program);
   return program;
 }
 

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { CxrError } from '../../core/errors.js';
+import { formatResults } from '../../report/results-tables.js';
+import { outcomeOf } from '../../runner/outcomes.js';
+import { selectImages } from '../../prompt/build-prompt.js';
+import { scoreOutcomes, type ScoredOutcome } from '../../score/results.js';
+import { parseFormat } from '../output-format.js';
+import { openSavedRun } from '../run-folder.js';
+
+/** `cxrbench score <run>`: accuracy with intervals per task, category, subcategory and number of views, re-scored from the journal. */
+export function registerScore(program: Command): void {
+  program
+    .command('score')
+    .description('score a saved run: accuracy with 95% intervals overall, per task, category, subcategory and views')
+    .argument('<run>', 'a run folder written by cxrbench eval')
+    .option('--format <format>', 'table | md | csv | json', 'table')
+    .option('--resamples <n>', 'bootstrap resamples', '1000')
+    .option('--seed <n>', 'bootstrap seed', '0')
+    .option('--small-cell <n>', 'mark cells with fewer questions', '30')
+    .action(async (dir: string, opts: { format: string; resamples: string; seed: string; smallCell: string }) => {
+      const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json'] as const);
+      const numbers = [['--resamples', opts.resamples], ['--seed', opts.seed], ['--small-cell', opts.smallCell]].map(([name, v]) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0) throw new CxrError('bad-option', `${name} ${v}: expected a whole number ≥ 0`);
+        return n;
+      });
+      const run = openSavedRun(dir);
+      const outcomes: ScoredOutcome[] = [];
+      let selected = 0;
+      for await (const question of run.questions()) {
+        selected++;
+        const outcome = outcomeOf(question, run.journal.latest.get(question.id), run.manifest.extractor.strict);
+        if (outcome) outcomes.push({ ...outcome, views: selectImages(question.images, { maxImages: run.manifest.images.maxImages }).length });
+      }
+      const results = scoreOutcomes(outcomes, selected, { resamples: Math.max(1, numbers[0]!), seed: numbers[1]!, smallCell: numbers[2]! });
+      const m = run.manifest;
+      process.stdout.write(formatResults(results, format, `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name} on ${m.dataset.name}/${m.dataset.split}`));
+    });
+}

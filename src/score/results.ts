@@ -1,0 +1,127 @@
+import type { Outcome } from '../core/model-io.js';
+import { TASK_NAMES } from '../core/question.js';
+import { seededRandom } from '../core/seeded-random.js';
+import { clusterBootstrap, quantile, wilson, type Estimate } from './intervals.js';
+
+/** One cell of a results table: counts, accuracy with its Wilson interval and its study-bootstrap interval. */
+export interface CellResult {
+  n: number;
+  correct: number;
+  wrong: number;
+  unparseable: number;
+  error: number;
+  accuracy: Estimate;
+  bootstrap: Estimate;
+  /** Fewer questions than the small-cell threshold: shown, but marked (the paper's 0%/100% categories). */
+  small: boolean;
+}
+
+/** An outcome with the number of views its question was asked with. */
+export type ScoredOutcome = Outcome & { views: number };
+
+/** Everything `cxrbench score` reports. The JSON form is documented in docs/scoring.md. */
+export interface Results {
+  selected: number;
+  notRun: number;
+  overall: CellResult;
+  /** ReXrank's overall (mean of the task accuracies) with a study-bootstrap interval. */
+  rexrankOverall: Estimate & { tasks: string[] };
+  byTask: Record<string, CellResult>;
+  byCategory: Record<string, CellResult>;
+  bySubcategory: Record<string, CellResult>;
+  byViews: Record<string, CellResult>;
+  settings: { resamples: number; seed: number; smallCell: number; interval: '95% Wilson; 95% percentile bootstrap over studies' };
+}
+
+export interface ScoreOptions {
+  resamples: number;
+  seed: number;
+  smallCell: number;
+}
+
+function cell(outcomes: readonly ScoredOutcome[], options: ScoreOptions, seedOffset: number): CellResult {
+  const counts = { correct: 0, wrong: 0, unparseable: 0, error: 0 };
+  const byStudy = new Map<string, [number, number]>();
+  for (const o of outcomes) {
+    counts[o.status]++;
+    const s = byStudy.get(o.studyId) ?? [0, 0];
+    if (o.status === 'correct') s[0]++;
+    s[1]++;
+    byStudy.set(o.studyId, s);
+  }
+  const n = outcomes.length;
+  return {
+    n, ...counts,
+    accuracy: wilson(counts.correct, n),
+    bootstrap: clusterBootstrap([...byStudy.values()], options.resamples, options.seed + seedOffset),
+    small: n < options.smallCell,
+  };
+}
+
+function groups(outcomes: readonly ScoredOutcome[], key: (o: ScoredOutcome) => string): Map<string, ScoredOutcome[]> {
+  const out = new Map<string, ScoredOutcome[]>();
+  for (const o of outcomes) {
+    const k = key(o);
+    let list = out.get(k);
+    if (!list) out.set(k, (list = []));
+    list.push(o);
+  }
+  return out;
+}
+
+function table(outcomes: readonly ScoredOutcome[], key: (o: ScoredOutcome) => string, options: ScoreOptions, order?: readonly string[]): Record<string, CellResult> {
+  const g = groups(outcomes, key);
+  const names = [...g.keys()].sort((a, b) => {
+    const rank = (x: string) => (order?.includes(x) ? order.indexOf(x) : Infinity);
+    return rank(a) - rank(b) || g.get(b)!.length - g.get(a)!.length || a.localeCompare(b);
+  });
+  return Object.fromEntries(names.map((name, i) => [name, cell(g.get(name)!, options, i + 1)]));
+}
+
+/** Bootstrap over studies of the mean of the task accuracies. */
+function rexrankOverall(outcomes: readonly ScoredOutcome[], options: ScoreOptions): Estimate & { tasks: string[] } {
+  const known = TASK_NAMES.filter((t) => outcomes.some((o) => o.task === t));
+  const tasks: string[] = known.length > 0 ? [...known] : [...new Set(outcomes.map((o) => o.task))];
+  const index = new Map(tasks.map((t, i) => [t, i]));
+  const studies = [...groups(outcomes, (o) => o.studyId).values()].map((list) => {
+    const correct = new Float64Array(tasks.length);
+    const total = new Float64Array(tasks.length);
+    for (const o of list) {
+      const t = index.get(o.task);
+      if (t === undefined) continue;
+      total[t]!++;
+      if (o.status === 'correct') correct[t]!++;
+    }
+    return { correct, total };
+  });
+  const mean = (picked: typeof studies) => {
+    const c = new Float64Array(tasks.length);
+    const n = new Float64Array(tasks.length);
+    for (const s of picked) for (let t = 0; t < tasks.length; t++) (c[t]! += s.correct[t]!), (n[t]! += s.total[t]!);
+    let sum = 0;
+    let present = 0;
+    for (let t = 0; t < tasks.length; t++) if (n[t]! > 0) (sum += c[t]! / n[t]!), present++;
+    return present === 0 ? 0 : sum / present;
+  };
+  const value = mean(studies);
+  const random = seededRandom(options.seed);
+  const stats = new Float64Array(options.resamples);
+  for (let b = 0; b < options.resamples; b++) stats[b] = mean(Array.from({ length: studies.length }, () => studies[Math.floor(random() * studies.length)]!));
+  stats.sort();
+  return { value, lo: quantile(stats, 0.025), hi: quantile(stats, 0.975), n: outcomes.length, tasks };
+}
+
+/** Scores a run's outcomes: overall, per task, category, subcategory and number of views, every cell with n and intervals. */
+export function scoreOutcomes(outcomes: readonly ScoredOutcome[], selected: number, options: ScoreOptions): Results {
+  return {
+    selected,
+    notRun: selected - outcomes.length,
+    overall: cell(outcomes, options, 0),
+    rexrankOverall: rexrankOverall(outcomes, options),
+    byTask: table(outcomes, (o) => o.task, options, TASK_NAMES),
+    byCategory: table(outcomes, (o) => o.category ?? '(none)', options),
+    bySubcategory: table(outcomes, (o) => `${o.category ?? '(none)'} / ${o.subcategory ?? '(none)'}`, options),
+    byViews: table(outcomes, (o) => `${o.views} view${o.views === 1 ? '' : 's'}`, options),
+    settings: { ...options, interval: '95% Wilson; 95% percentile bootstrap over studies' },
+  };
+}

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { wilson } from '../src/score/intervals.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/records.js';
+
+test('score: per-task and overall counts and intervals from a saved run, in every format; unparseable counted', async () => {
+  const dir = tempDir();
+  const first = join(dir, 'gold');
+  await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', first, '--quiet']);
+  const gold = JSON.parse(readFileSync(join(first, 'rexrank-predictions.json'), 'utf8')) as Record<string, { correct_answer: string; task_name: string }>;
+  const ids = Object.keys(gold);
+  // 9 right, 3 wrong, 2 unreadable
+  const lines = ids.map((id, i) => {
+    const right = gold[id]!.correct_answer;
+    const wrong = right === 'A' ? 'B' : 'A';
+    return JSON.stringify({ id, prediction: i < 9 ? `{"answer": "${right}"}` : i < 12 ? `{"answer": "${wrong}"}` : 'A or B' });
+  });
+  writeFileSync(join(dir, 'p.jsonl'), lines.join('\n') + '\n');
+  const run = join(dir, 'run');
+  assert.equal((await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${join(dir, 'p.jsonl')}`, '--out', run, '--quiet'])).code, 0);
+
+  const json = await runCli(['score', run, '--format', 'json', '--resamples', '200', '--seed', '3']);
+  assert.equal(json.code, 0, json.stderr);
+  const results = JSON.parse(json.stdout);
+  assert.deepEqual([results.overall.n, results.overall.correct, results.overall.wrong, results.overall.unparseable, results.overall.error], [14, 9, 3, 2, 0]);
+  assert.deepEqual(results.overall.accuracy, wilson(9, 14));
+  assert.ok(results.overall.bootstrap.lo <= 9 / 14 && results.overall.bootstrap.hi >= 9 / 14);
+  assert.equal(Object.values(results.byTask as Record<string, { n: number }>).reduce((s, c) => s + c.n, 0), 14);
+  assert.equal(results.byTask['Presence Assessment'].small, true);
+  assert.deepEqual(Object.keys(results.byViews).sort(), ['1 view', '2 views']);
+  const again = await runCli(['score', run, '--format', 'json', '--resamples', '200', '--seed', '3']);
+  assert.equal(again.stdout, json.stdout, 'seeded: the same output twice');
+
+  const table = await runCli(['score', run]);
+  assert.match(table.stdout, /micro accuracy 64\.3% \(Wilson 38\.8–83\.7/);
+  assert.match(table.stdout, /failed extractions \(unparseable\) 2 \(14\.3%\)/);
+  const csv = await runCli(['score', run, '--format', 'csv']);
+  assert.match(csv.stdout, /^group,name,n,correct,wrong,unparseable,error,accuracy,wilson_lo,wilson_hi,bootstrap_lo,bootstrap_hi,small\noverall,all questions,14,9,3,2,0,0\.642857/);
+  assert.match((await runCli(['score', run, '--format', 'md'])).stdout, /### Tasks\n\n\| task \| n \|/);
+  const bad = await runCli(['score', join(dir, 'nope')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /not a run folder/);
+});
