@@ -41,21 +41,29 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
  * @param clusters per cluster, [correct, total]
  */
 export function clusterBootstrap(clusters: readonly (readonly [number, number])[], resamples: number, seed: number): Estimate {
-  const totalCorrect = clusters.reduce((s, c) => s + c[0], 0);
-  const n = clusters.reduce((s, c) => s + c[1], 0);
+  const m = clusters.length;
+  const correct = new Float64Array(m);
+  const total = new Float64Array(m);
+  let totalCorrect = 0;
+  let n = 0;
+  clusters.forEach(([c, t], i) => {
+    correct[i] = c;
+    total[i] = t;
+    totalCorrect += c;
+    n += t;
+  });
   if (n === 0) return { value: 0, lo: 0, hi: 1, n: 0 };
   const random = seededRandom(seed);
   const stats = new Float64Array(resamples);
-  const m = clusters.length;
   for (let b = 0; b < resamples; b++) {
-    let correct = 0;
-    let total = 0;
+    let c = 0;
+    let t = 0;
     for (let i = 0; i < m; i++) {
-      const c = clusters[Math.floor(random() * m)]!;
-      correct += c[0];
-      total += c[1];
+      const pick = (random() * m) | 0;
+      c += correct[pick]!;
+      t += total[pick]!;
     }
-    stats[b] = total === 0 ? 0 : correct / total;
+    stats[b] = t === 0 ? 0 : c / t;
   }
   stats.sort();
   return { value: totalCorrect / n, lo: quantile(stats, 0.025), hi: quantile(stats, 0.975), n };

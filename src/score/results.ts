@@ -83,30 +83,41 @@ function rexrankOverall(outcomes: readonly ScoredOutcome[], options: ScoreOption
   const known = TASK_NAMES.filter((t) => outcomes.some((o) => o.task === t));
   const tasks: string[] = known.length > 0 ? [...known] : [...new Set(outcomes.map((o) => o.task))];
   const index = new Map(tasks.map((t, i) => [t, i]));
-  const studies = [...groups(outcomes, (o) => o.studyId).values()].map((list) => {
-    const correct = new Float64Array(tasks.length);
-    const total = new Float64Array(tasks.length);
+  // Per study and task: correct and total counts, flat, so each resample is a tight loop.
+  const studyLists = [...groups(outcomes, (o) => o.studyId).values()];
+  const T = tasks.length;
+  const correct = new Float64Array(studyLists.length * T);
+  const total = new Float64Array(studyLists.length * T);
+  studyLists.forEach((list, s) => {
     for (const o of list) {
       const t = index.get(o.task);
       if (t === undefined) continue;
-      total[t]!++;
-      if (o.status === 'correct') correct[t]!++;
+      total[s * T + t]!++;
+      if (o.status === 'correct') correct[s * T + t]!++;
     }
-    return { correct, total };
   });
-  const mean = (picked: typeof studies) => {
-    const c = new Float64Array(tasks.length);
-    const n = new Float64Array(tasks.length);
-    for (const s of picked) for (let t = 0; t < tasks.length; t++) (c[t]! += s.correct[t]!), (n[t]! += s.total[t]!);
+  const c = new Float64Array(T);
+  const n = new Float64Array(T);
+  const meanOfTasks = () => {
     let sum = 0;
     let present = 0;
-    for (let t = 0; t < tasks.length; t++) if (n[t]! > 0) (sum += c[t]! / n[t]!), present++;
+    for (let t = 0; t < T; t++) if (n[t]! > 0) (sum += c[t]! / n[t]!), present++;
     return present === 0 ? 0 : sum / present;
   };
-  const value = mean(studies);
+  const S = studyLists.length;
+  for (let s = 0; s < S; s++) for (let t = 0; t < T; t++) (c[t]! += correct[s * T + t]!), (n[t]! += total[s * T + t]!);
+  const value = meanOfTasks();
   const random = seededRandom(options.seed);
   const stats = new Float64Array(options.resamples);
-  for (let b = 0; b < options.resamples; b++) stats[b] = mean(Array.from({ length: studies.length }, () => studies[Math.floor(random() * studies.length)]!));
+  for (let b = 0; b < options.resamples; b++) {
+    c.fill(0);
+    n.fill(0);
+    for (let i = 0; i < S; i++) {
+      const s = ((random() * S) | 0) * T;
+      for (let t = 0; t < T; t++) (c[t]! += correct[s + t]!), (n[t]! += total[s + t]!);
+    }
+    stats[b] = meanOfTasks();
+  }
   stats.sort();
   return { value, lo: quantile(stats, 0.025), hi: quantile(stats, 0.975), n: outcomes.length, tasks };
 }
