@@ -51,3 +51,5 @@ export { buildPrompt, selectImages } from './prompt/build-prompt.js';
 export { scoreOutcomes } from './score/results.js';
 export type { Results, CellResult, ScoredOutcome, ScoreOptions } from './score/results.js';
 export { formatResults } from './report/results-tables.js';
+export { comparePaired, rankWithTiers } from './score/paired.js';
+export type { PairedItem, PairedComparison } from './score/paired.js';

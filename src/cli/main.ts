@@ -9,6 +9,7 @@ import { registerExtract } from './commands/extract.js';
 import { registerEval } from './commands/eval.js';
 import { registerExtractAudit } from './commands/extract-audit.js';
 import { registerScore } from './commands/score.js';
+import { registerCompare } from './commands/compare.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerExtract(program);
   registerExtractAudit(program);
   registerScore(program);
+  registerCompare(program);
   return program;
 }
 
