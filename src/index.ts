@@ -53,3 +53,5 @@ export type { Results, CellResult, ScoredOutcome, ScoreOptions } from './score/r
 export { formatResults } from './report/results-tables.js';
 export { comparePaired, rankWithTiers } from './score/paired.js';
 export type { PairedItem, PairedComparison } from './score/paired.js';
+export { agreementOn } from './score/agreement-matrix.js';
+export type { RaterAnswers, AgreementTable, UnansweredPolicy } from './score/agreement-matrix.js';

@@ -10,6 +10,7 @@ import { registerEval } from './commands/eval.js';
 import { registerExtractAudit } from './commands/extract-audit.js';
 import { registerScore } from './commands/score.js';
 import { registerCompare } from './commands/compare.js';
+import { registerAgreement } from './commands/agreement.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerExtractAudit(program);
   registerScore(program);
   registerCompare(program);
+  registerAgreement(program);
   return program;
 }
 
