@@ -55,3 +55,4 @@ export { comparePaired, rankWithTiers } from './score/paired.js';
 export type { PairedItem, PairedComparison } from './score/paired.js';
 export { agreementOn } from './score/agreement-matrix.js';
 export type { RaterAnswers, AgreementTable, UnansweredPolicy } from './score/agreement-matrix.js';
+export { resultsLatex, latexEscape } from './report/latex.js';

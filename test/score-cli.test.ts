@@ -45,3 +45,17 @@ test('score: per-task and overall counts and intervals from a saved run, in ever
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /not a run folder/);
 });
+
+test('score --format latex: booktabs tables in the layouts of the paper (Table 2 tasks, Table 3 categories), special characters escaped', async () => {
+  const { resultsLatex, latexEscape } = await import('../src/report/latex.js');
+  assert.equal(latexEscape('a_b & 50% #1'), 'a\\_b \\& 50\\% \\#1');
+  const dir = tempDir();
+  const out = join(dir, 'r');
+  await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:report-oracle', '--out', out, '--quiet']);
+  const latex = await runCli(['score', out, '--format', 'latex']);
+  assert.equal(latex.code, 0, latex.stderr);
+  assert.match(latex.stdout, /\\begin\{tabular\}\{lccccccc\}\n\\toprule\nModel & Overall & Micro & Presence & Negation & Differential & Location & Geometric \\\\\n\\midrule\n\[baseline\] report-oracle & 93\.3 \{\\scriptsize \[/);
+  assert.match(latex.stdout, /Category & \$n\$ & Accuracy \(\\%\) & Unparseable \\\\/);
+  assert.match(latex.stdout, /\\bottomrule\n\\end\{tabular\}/);
+  assert.match(resultsLatex([]), /\\toprule/);
+});

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CxrError } from '../../core/errors.js';
 import { formatResults } from '../../report/results-tables.js';
+import { resultsLatex } from '../../report/latex.js';
 import { outcomeOf } from '../../runner/outcomes.js';
 import { selectImages } from '../../prompt/build-prompt.js';
 import { scoreOutcomes, type ScoredOutcome } from '../../score/results.js';
@@ -13,12 +14,12 @@ export function registerScore(program: Command): void {
     .command('score')
     .description('score a saved run: accuracy with 95% intervals overall, per task, category, subcategory and views')
     .argument('<run>', 'a run folder written by cxrbench eval')
-    .option('--format <format>', 'table | md | csv | json', 'table')
+    .option('--format <format>', 'table | md | csv | json | latex', 'table')
     .option('--resamples <n>', 'bootstrap resamples', '1000')
     .option('--seed <n>', 'bootstrap seed', '0')
     .option('--small-cell <n>', 'mark cells with fewer questions', '30')
     .action(async (dir: string, opts: { format: string; resamples: string; seed: string; smallCell: string }) => {
-      const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json'] as const);
+      const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json', 'latex'] as const);
       const numbers = [['--resamples', opts.resamples], ['--seed', opts.seed], ['--small-cell', opts.smallCell]].map(([name, v]) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 0) throw new CxrError('bad-option', `${name} ${v}: expected a whole number ≥ 0`);
@@ -34,6 +35,7 @@ export function registerScore(program: Command): void {
       }
       const results = scoreOutcomes(outcomes, selected, { resamples: Math.max(1, numbers[0]!), seed: numbers[1]!, smallCell: numbers[2]! });
       const m = run.manifest;
-      process.stdout.write(formatResults(results, format, `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name} on ${m.dataset.name}/${m.dataset.split}`));
+      const title = `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name} on ${m.dataset.name}/${m.dataset.split}`;
+      process.stdout.write(format === 'latex' ? resultsLatex([{ model: `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name}`, results }]) : formatResults(results, format, title));
     });
 }
