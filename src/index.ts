@@ -56,3 +56,6 @@ export type { PairedItem, PairedComparison } from './score/paired.js';
 export { agreementOn } from './score/agreement-matrix.js';
 export type { RaterAnswers, AgreementTable, UnansweredPolicy } from './score/agreement-matrix.js';
 export { resultsLatex, latexEscape } from './report/latex.js';
+export { renderHtmlReport } from './report/html.js';
+export type { HtmlReport, ReportItem } from './report/html.js';
+export { renderSvg, accuracyBarSpec, kappaHeatmapSpec } from './report/charts.js';

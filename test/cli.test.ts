@@ -22,6 +22,9 @@ test('cli: demo validates the bundled dataset with its images, prints Table 1 an
   assert.match(run.stdout, /== Evaluation: text-only \(a baseline, not a model\) ==\n\[baseline\] text-only on demo\/test/);
   assert.match(run.stdout, /\[baseline\] report-oracle on demo\/test[\s\S]*all questions \(micro\)\s+14/);
   assert.match(run.stdout, /complete: 14 of 14 questions answered/);
+  assert.match(run.stdout, /== Summary \(paper Table 2 layout, accuracy %\) ==\nmodel\s+overall\s+micro\s+Presence\s+Negation\s+Differential\s+Location\s+Geometric/);
+  const report = /HTML report: (.*)\n$/.exec(run.stdout)?.[1];
+  assert.ok(report && (await import('node:fs')).statSync(report).size > 100_000, 'the demo ends with the path of its HTML report');
 });
 
 test('cli: validate text form lists file, key, field, code and hint; exit 1 on errors', async () => {

@@ -11,6 +11,7 @@ import { registerExtractAudit } from './commands/extract-audit.js';
 import { registerScore } from './commands/score.js';
 import { registerCompare } from './commands/compare.js';
 import { registerAgreement } from './commands/agreement.js';
+import { registerReport } from './commands/report.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerScore(program);
   registerCompare(program);
   registerAgreement(program);
+  registerReport(program);
   return program;
 }
 

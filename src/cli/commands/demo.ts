@@ -11,6 +11,22 @@ import { formatStats } from '../../report/stats-report.js';
 import { validationReportText } from '../../report/validation-report-text.js';
 import { evaluate, evaluateSettings } from '../evaluate.js';
 import { DEMO_DATASET } from './demo-dataset.js';
+import { writeHtmlReport } from './report.js';
+import { TASK_NAMES } from '../../core/question.js';
+import { renderTable } from '../../report/text-table.js';
+import type { RunSummary } from '../../score/summary.js';
+
+const SHORT_TASK = ['Presence', 'Negation', 'Differential', 'Location', 'Geometric'];
+
+/** One row per model: ReXrank overall, micro, the five tasks — the layout of the paper's Table 2. */
+function table2Summary(rows: { model: string; summary: RunSummary }[]): string {
+  const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : (100 * x).toFixed(1));
+  return renderTable({
+    headers: ['model', 'overall', 'micro', ...SHORT_TASK],
+    rows: rows.map(({ model, summary }) => [model, pct(summary.rexrankOverall), pct(summary.overall.accuracy), ...TASK_NAMES.map((t) => pct(summary.byTask[t]?.accuracy))]),
+    numeric: [false, true, true, true, true, true, true, true],
+  }, 'table');
+}
 
 /** The baselines the demo evaluates: no model, no network, no GPU. */
 const DEMO_MODELS = ['baseline:text-only', 'baseline:report-oracle'];
@@ -39,16 +55,23 @@ export function registerDemo(program: Command): void {
       }
       rmSync(opts.out, { recursive: true, force: true });
       const split = layout.files.some((f) => f.split === 'test') ? 'test' : layout.files.at(-1)!.split;
+      const table2: { model: string; summary: RunSummary }[] = [];
+      const runDirs: string[] = [];
       for (const model of DEMO_MODELS) {
         const name = model.split(':')[1]!;
         const { summary, manifest, outDir } = await evaluate(evaluateSettings({ data: opts.data, split, model, out: join(opts.out, name) }));
         process.stdout.write(`\n== Evaluation: ${name} (a baseline, not a model) ==\n`);
         process.stdout.write(runSummaryTable(summary, `[baseline] ${manifest.adapter.name} on ${manifest.dataset.name}/${split}`));
         process.stdout.write(`run folder: ${outDir}\n`);
+        table2.push({ model: `[baseline] ${manifest.adapter.name}`, summary });
+        runDirs.push(outDir);
       }
       process.stdout.write(
         '\nTo evaluate a real model, serve it behind an OpenAI-compatible endpoint (vLLM, SGLang, Ollama, …) and run e.g.\n' +
           '  ./run cxrbench eval --data examples/demo --split test --model preset:medgemma-4b-it --endpoint http://127.0.0.1:8000/v1\n',
       );
+      process.stdout.write(`\n== Summary (paper Table 2 layout, accuracy %) ==\n${table2Summary(table2)}`);
+      const htmlReport = await writeHtmlReport(runDirs, join(opts.out, "report.html"));
+      process.stdout.write(`\nHTML report: ${htmlReport}\n`);
     });
 }

@@ -2,9 +2,7 @@ import type { Command } from 'commander';
 import { CxrError } from '../../core/errors.js';
 import { formatResults } from '../../report/results-tables.js';
 import { resultsLatex } from '../../report/latex.js';
-import { outcomeOf } from '../../runner/outcomes.js';
-import { selectImages } from '../../prompt/build-prompt.js';
-import { scoreOutcomes, type ScoredOutcome } from '../../score/results.js';
+import { scoreRun } from '../score-run.js';
 import { parseFormat } from '../output-format.js';
 import { openSavedRun } from '../run-folder.js';
 
@@ -26,14 +24,7 @@ export function registerScore(program: Command): void {
         return n;
       });
       const run = openSavedRun(dir);
-      const outcomes: ScoredOutcome[] = [];
-      let selected = 0;
-      for await (const question of run.questions()) {
-        selected++;
-        const outcome = outcomeOf(question, run.journal.latest.get(question.id), run.manifest.extractor.strict);
-        if (outcome) outcomes.push({ ...outcome, views: selectImages(question.images, { maxImages: run.manifest.images.maxImages }).length });
-      }
-      const results = scoreOutcomes(outcomes, selected, { resamples: Math.max(1, numbers[0]!), seed: numbers[1]!, smallCell: numbers[2]! });
+      const { results } = await scoreRun(run, { resamples: Math.max(1, numbers[0]!), seed: numbers[1]!, smallCell: numbers[2]! });
       const m = run.manifest;
       const title = `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name} on ${m.dataset.name}/${m.dataset.split}`;
       process.stdout.write(format === 'latex' ? resultsLatex([{ model: `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name}`, results }]) : formatResults(results, format, title));

@@ -1,0 +1,93 @@
+import { renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import sharp from 'sharp';
+import { resolveImagePath } from '../../dataset/validate.js';
+import { accuracyBarSpec, kappaHeatmapSpec, renderSvg } from '../../report/charts.js';
+import { renderHtmlReport, type ReportItem } from '../../report/html.js';
+import { selectImages } from '../../prompt/build-prompt.js';
+import { agreementOn } from '../../score/agreement-matrix.js';
+import { openSavedRun } from '../run-folder.js';
+import { scoreRun, type ScoredRun } from '../score-run.js';
+
+async function imageDataUrl(path: string, side: number, cache: Map<string, string>): Promise<string> {
+  const key = `${side}|${path}`;
+  let url = cache.get(key);
+  if (url === undefined) {
+    try {
+      const jpeg = await sharp(path).resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
+      url = `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+    } catch {
+      url = 'data:image/svg+xml;base64,' + Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><text x="4" y="20">image missing</text></svg>`).toString('base64');
+    }
+    cache.set(key, url);
+  }
+  return url;
+}
+
+/**
+ * Writes the self-contained HTML report of a run (and, with more runs, their comparison chart and kappa heatmap);
+ * returns its path. Shared by `cxrbench report` and the demo.
+ */
+export async function writeHtmlReport(dirs: string[], out: string | undefined): Promise<string> {
+  const runs = dirs.map(openSavedRun);
+  const scored: ScoredRun[] = [];
+  for (const run of runs) scored.push(await scoreRun(run));
+  const label = (i: number) => `${runs[i]!.manifest.adapter.baseline ? '[baseline] ' : ''}${runs[i]!.manifest.adapter.name}`;
+  const subject = runs[0]!;
+  const bars = scored.flatMap((s, i) => [
+    ...Object.entries(s.results.byTask).map(([task, c]) => ({ run: label(i), group: task, accuracy: c.bootstrap.value, lo: c.bootstrap.lo, hi: c.bootstrap.hi })),
+    { run: label(i), group: 'ReXrank overall', accuracy: s.results.rexrankOverall.value, lo: s.results.rexrankOverall.lo, hi: s.results.rexrankOverall.hi },
+  ]);
+  let kappaSvg: string | null = null;
+  let kappaNote = 'Give more runs (models, baselines, readers) to see their pairwise agreement.';
+  if (runs.length >= 2) {
+    const raters = scored.map((s, i) => ({ name: label(i), answers: new Map(s.items.map((it) => [it.question.id, it.outcome.predicted])) }));
+    const shared = [...raters[0]!.answers.keys()].filter((id) => raters.every((r) => r.answers.has(id)));
+    const table = agreementOn(raters, shared, 'category');
+    kappaSvg = await renderSvg(kappaHeatmapSpec(raters.map((r) => r.name), table.cohen));
+    kappaNote = `Cohen's κ on ${table.n} shared questions; an unanswered item counts as its own label. Fleiss' κ ${table.fleiss.toFixed(3)}.`;
+  }
+  const cache = new Map<string, string>();
+  const baseDir = dirname(subject.manifest.dataset.path);
+  const items: ReportItem[] = [];
+  for (const { question, outcome, prediction } of scored[0]!.items) {
+    const images = [];
+    for (const image of selectImages(question.images, { maxImages: subject.manifest.images.maxImages })) {
+      const path = resolveImagePath(image.path, baseDir, 'default');
+      images.push({ thumb: await imageDataUrl(path, 128, cache), full: await imageDataUrl(path, 768, cache), view: image.view });
+    }
+    items.push({
+      id: question.id, task: question.task, category: question.category ?? '(none)', status: outcome.status, question: question.text, options: [...question.options],
+      gold: question.answer, predicted: outcome.predicted, rule: outcome.extraction?.rule ?? null,
+      output: prediction?.response?.text ?? (prediction?.error ? `error: ${prediction.error.kind}: ${prediction.error.message}` : ''), explanation: question.explanation, images,
+    });
+  }
+  const m = subject.manifest;
+  const html = renderHtmlReport({
+    title: `${label(0)} on ${m.dataset.name}/${m.dataset.split}`,
+    results: scored[0]!.results,
+    baseline: m.adapter.baseline,
+    manifestSummary: `dataset sha256 ${m.dataset.sha256.slice(0, 12)}… · prompt ${m.prompt.name} v${m.prompt.version} · extractor ${m.extractor.name} ${m.extractor.version}${m.extractor.strict ? ' (strict)' : ''} · cxrbench ${m.toolVersion}`,
+    accuracyChartSvg: await renderSvg(accuracyBarSpec(bars)),
+    kappaHeatmapSvg: kappaSvg,
+    kappaNote,
+    items,
+  });
+  const file = resolve(out ?? join(dirs[0]!, 'report.html'));
+  writeFileSync(`${file}.tmp`, html);
+  renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+/** `cxrbench report <run> [<run>...]`: the self-contained HTML report. */
+export function registerReport(program: Command): void {
+  program
+    .command('report')
+    .description('write a self-contained HTML report of a run (charts, tables with intervals, an error browser); more runs add comparison and a kappa heatmap')
+    .argument('<runs...>', 'run folders; the first is the one browsed')
+    .option('--out <file>', 'where to write (default <first run>/report.html)')
+    .action(async (dirs: string[], opts: { out?: string }) => {
+      process.stdout.write(`${await writeHtmlReport(dirs, opts.out)}\n`);
+    });
+}

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { launchChromium } from './helpers/browser.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/records.js';
+
+test('HTML report in real Chromium, network blocked: charts render, filters work, images enlarge; screenshot kept', { timeout: 120_000 }, async () => {
+  const dir = tempDir();
+  for (const m of ['report-oracle', 'text-only']) assert.equal((await runCli(['eval', '--data', DEMO_DATASET, '--model', `baseline:${m}`, '--out', join(dir, m), '--quiet'])).code, 0);
+  const reportFile = join(dir, 'report.html');
+  const made = await runCli(['report', join(dir, 'report-oracle'), join(dir, 'text-only'), '--out', reportFile]);
+  assert.equal(made.code, 0, made.stderr);
+  assert.equal(made.stdout.trim(), reportFile);
+
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const outside: string[] = [];
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+      outside.push(url);
+      return route.abort();
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(reportFile).href);
+    assert.deepEqual(outside, [], 'the report must not touch the network');
+    assert.deepEqual(errors, []);
+
+    // Charts: inline SVG with bars, and the kappa heatmap's cells.
+    assert.ok((await page.locator('#accuracy-chart svg path, #accuracy-chart svg rect').count()) > 5);
+    assert.equal(await page.locator('#kappa-heatmap svg').count(), 1);
+    assert.match(await page.locator('#kappa-heatmap svg').textContent() ?? '', /1\.00/);
+    assert.match(await page.locator('#tasks').textContent() ?? '', /Presence Assessment \*/);
+
+    // Filters: status=unparseable shows exactly the unparseable items.
+    assert.equal(await page.locator('.item:not(.hidden)').count(), 14);
+    await page.selectOption('#f-status', 'unparseable');
+    assert.equal(await page.locator('.item:not(.hidden)').count(), 1);
+    assert.equal(await page.locator('#f-count').textContent(), '1 shown');
+    await page.selectOption('#f-status', '');
+    await page.selectOption('#f-task', 'Negation Assessment');
+    assert.equal(await page.locator('.item:not(.hidden)').count(), 3);
+    await page.selectOption('#f-task', '');
+
+    // Images enlarge: a click on a thumbnail opens the viewer with a larger image.
+    await page.locator('.item .thumb').first().click();
+    assert.equal(await page.locator('#viewer').evaluate((d) => (d as unknown as { open: boolean }).open), true);
+    const width = await page.locator('#viewer .slot img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+    assert.ok(width > 128, `enlarged width ${width}`);
+    await page.locator('#viewer .close').click();
+    assert.equal(await page.locator('#viewer').evaluate((d) => (d as unknown as { open: boolean }).open), false);
+
+    const shot = join(dir, 'report.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    assert.ok(statSync(shot).size > 50_000, 'a real screenshot of the rendered page');
+  } finally {
+    await browser.close();
+  }
+});
