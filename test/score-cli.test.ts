@@ -59,3 +59,18 @@ test('score --format latex: booktabs tables in the layouts of the paper (Table 2
   assert.match(latex.stdout, /\\bottomrule\n\\end\{tabular\}/);
   assert.match(resultsLatex([]), /\\toprule/);
 });
+
+test('score: --format html writes the report into the run; a corrupt journal line is reported, its question not run', async () => {
+  const { appendFileSync, statSync } = await import('node:fs');
+  const out = join(tempDir(), 'r');
+  await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', out, '--quiet']);
+  const html = await runCli(['score', out, '--format', 'html']);
+  assert.equal(html.code, 0, html.stderr);
+  assert.ok(statSync(html.stdout.trim()).size > 100_000);
+  const lines = readFileSync(join(out, 'predictions.jsonl'), 'utf8').trim().split('\n');
+  writeFileSync(join(out, 'predictions.jsonl'), `${lines.slice(1).join('\n')}\n`);
+  appendFileSync(join(out, 'predictions.jsonl'), '{"questionId": "demo_te');
+  const scored = await runCli(['score', out, '--format', 'json']);
+  assert.match(scored.stderr, /note: 1 unreadable line\(s\) of .*predictions\.jsonl were skipped/);
+  assert.equal(JSON.parse(scored.stdout).notRun, 1);
+});

@@ -3,6 +3,7 @@ import { CxrError } from '../../core/errors.js';
 import { formatResults } from '../../report/results-tables.js';
 import { resultsLatex } from '../../report/latex.js';
 import { scoreRun } from '../score-run.js';
+import { writeHtmlReport } from './report.js';
 import { parseFormat } from '../output-format.js';
 import { openSavedRun } from '../run-folder.js';
 
@@ -12,18 +13,23 @@ export function registerScore(program: Command): void {
     .command('score')
     .description('score a saved run: accuracy with 95% intervals overall, per task, category, subcategory and views')
     .argument('<run>', 'a run folder written by cxrbench eval')
-    .option('--format <format>', 'table | md | csv | json | latex', 'table')
+    .option('--format <format>', 'table | md | csv | json | latex | html (html: writes <run>/report.html, as cxrbench report)', 'table')
     .option('--resamples <n>', 'bootstrap resamples', '1000')
     .option('--seed <n>', 'bootstrap seed', '0')
     .option('--small-cell <n>', 'mark cells with fewer questions', '30')
     .action(async (dir: string, opts: { format: string; resamples: string; seed: string; smallCell: string }) => {
-      const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json', 'latex'] as const);
+      const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json', 'latex', 'html'] as const);
       const numbers = [['--resamples', opts.resamples], ['--seed', opts.seed], ['--small-cell', opts.smallCell]].map(([name, v]) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 0) throw new CxrError('bad-option', `${name} ${v}: expected a whole number ≥ 0`);
         return n;
       });
+      if (format === 'html') {
+        process.stdout.write(`${await writeHtmlReport([dir], undefined)}\n`);
+        return;
+      }
       const run = openSavedRun(dir);
+      if (run.journal.corruptLines > 0) process.stderr.write(`note: ${run.journal.corruptLines} unreadable line(s) of ${dir}/predictions.jsonl were skipped; their questions count as not yet run\n`);
       const { results } = await scoreRun(run, { resamples: Math.max(1, numbers[0]!), seed: numbers[1]!, smallCell: numbers[2]! });
       const m = run.manifest;
       const title = `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name} on ${m.dataset.name}/${m.dataset.split}`;
