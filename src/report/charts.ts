@@ -1,8 +1,11 @@
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 
-/** Renders a vega-lite spec to an SVG string (no browser, no canvas): charts are inlined in the HTML report. */
+/**
+ * Renders a vega-lite spec to an SVG string (no browser, no canvas): charts are inlined in the HTML report.
+ * vega is loaded on first use: it is large, and every other command (eval above all) should not carry it.
+ */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
