@@ -130,9 +130,8 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     throw new CxrError('model-config', `--batch: ${adapter.spec.kind}:${adapter.spec.name} has no batch API (OpenAI-compatible endpoints with /v1/files and /v1/batches do)`);
   }
   const batch = settings.batchPollSeconds !== undefined ? { pollSeconds: settings.batchPollSeconds, maxFileBytes: 190_000_000, maxRequests: 50_000 } : null;
-  const run = (dir: string, runManifest: RunManifest, items: () => AsyncIterable<Question>) => (batch ? (o: RunOptions) => runBatchEvaluation(o, batch) : runEvaluation)({
+  const run = (dir: string, items: () => AsyncIterable<Question>) => (batch ? (o: RunOptions) => runBatchEvaluation(o, batch) : runEvaluation)({
     outDir: dir,
-    manifest: runManifest,
     questions: items,
     resolveImage: (_question, image) => resolveImagePath(image.path, file.baseDir, settings.images ?? 'default'),
     adapter,
@@ -152,7 +151,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     ...(settings.onProgress ? { onProgress: settings.onProgress } : {}),
     ...(settings.signal ? { signal: settings.signal } : {}),
   });
-  const result = await run(outDir, stored, questions);
+  const result = await run(outDir, questions);
   const summary = summarizeOutcomes(result.outcomes, selected);
   writeFileSync(
     join(outDir, RUN_FILES.summary),
@@ -171,7 +170,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
  */
 async function shuffleCheck(
   n: number, seed: number, outDir: string, manifest: RunManifest, main: RunResult, questions: () => AsyncIterable<Question>,
-  run: (dir: string, m: RunManifest, items: () => AsyncIterable<Question>) => Promise<RunResult>,
+  run: (dir: string, items: () => AsyncIterable<Question>) => Promise<RunResult>,
 ): Promise<ConsistencyReport> {
   const answered = main.outcomes.filter((o) => o.status !== 'error').map((o) => o.questionId);
   const rank = (id: string) => keyedSeed(seed + 1, id); // a seeded sample, independent of file order
@@ -181,7 +180,8 @@ async function shuffleCheck(
   };
   const dir = join(outDir, 'shuffle-check');
   const variantManifest: RunManifest = { ...manifest, variant: `shuffle-check n=${chosen.size} seed=${seed}`, dataset: { ...manifest.dataset, selected: chosen.size } };
-  const shuffled = await run(dir, openRunFolder(dir, variantManifest), permuted);
+  openRunFolder(dir, variantManifest);
+  const shuffled = await run(dir, permuted);
   const original = new Map(main.outcomes.map((o) => [o.questionId, o]));
   const optionText = new Map<string, { original: readonly string[]; shuffled: readonly string[] }>();
   for await (const q of questions()) if (chosen.has(q.id)) optionText.set(q.id, { original: q.options, shuffled: permuteOptions(q, seed).question.options });

@@ -172,11 +172,9 @@ export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: Nod
   }
   const apiKey = config.apiKeyEnv ? resolveEnv(`env:${config.apiKeyEnv}`, 'the API key', env) : 'none';
   const headers = Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, resolveEnv(v, `header ${k}`, env)]));
-  const clients = config.endpoints.map((baseURL) => ({
-    baseURL,
-    inFlight: 0,
-    client: new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout: 24 * 3600 * 1000, defaultHeaders: headers, defaultQuery: config.query }),
-  }));
+  const clients = config.endpoints.map((baseURL) => ({ baseURL, inFlight: 0 }));
+  // The SDK serves only the Batch API (files, batches), through the first endpoint; chat calls go through chat-http.ts.
+  const batchClient = new OpenAI({ baseURL: config.endpoints[0], apiKey, maxRetries: 0, timeout: 24 * 3600 * 1000, defaultHeaders: headers, defaultQuery: config.query });
   let turn = 0;
   const serializer = new ChatBodySerializer();
   const requestHeaders = { authorization: `Bearer ${apiKey}`, ...headers };
@@ -204,7 +202,7 @@ export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: Nod
       }
     },
     classifyError: classifyOpenAIError,
-    batch: batchApi(config, clients[0]!.client),
+    batch: batchApi(config, batchClient),
     async preflight(signal) {
       for (const { baseURL } of clients) {
         const url = `${baseURL.replace(/\/+$/, '')}/models`;

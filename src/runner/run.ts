@@ -43,7 +43,6 @@ export interface RunProgress {
 /** Everything a run needs. Questions are streamed twice (ask, then score), never held. */
 export interface RunOptions {
   outDir: string;
-  manifest: RunManifest;
   /** The selected questions of the split, in file order (same every call). */
   questions: () => AsyncIterable<Question>;
   /** Absolute path of an image of a question. */
