@@ -4,7 +4,7 @@ import type { Prediction } from '../core/model-io.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { sleep } from './sleep.js';
 import { ImageCache } from './image-cache.js';
-import { JournalWriter, readJournal } from './journal.js';
+import { JournalIndex, JournalWriter } from './journal.js';
 import { finalizeRun, requestFor, RUN_FILES, type RunOptions, type RunResult } from './run.js';
 
 /** Settings of a batch-mode run. */
@@ -45,7 +45,12 @@ export async function runBatchEvaluation(options: RunOptions, settings: BatchSet
   const jobsFile = join(options.outDir, 'batches.json');
   const jobs: BatchJob[] = existsSync(jobsFile) ? (JSON.parse(readFileSync(jobsFile, 'utf8')) as BatchJob[]) : [];
   const journalFile = join(options.outDir, RUN_FILES.journal);
-  const { latest, corruptLines } = readJournal(journalFile);
+  const tokens = { prompt: 0, completion: 0 };
+  const countTokens = (p: Prediction) => {
+    tokens.prompt += p.response?.usage?.promptTokens ?? 0;
+    tokens.completion += p.response?.usage?.completionTokens ?? 0;
+  };
+  const latest = JournalIndex.open(journalFile, countTokens);
   const journal = new JournalWriter(journalFile);
   const images = new ImageCache(join(options.outDir, RUN_FILES.imageCache), options.imageEncoding);
   const signal = options.signal ?? new AbortController().signal;
@@ -57,15 +62,14 @@ export async function runBatchEvaluation(options: RunOptions, settings: BatchSet
   for await (const question of options.questions()) {
     total++;
     const previous = latest.get(question.id);
-    if ((previous && !(previous.error && options.retryErrors)) || inBatch.has(question.id)) continue;
+    if ((previous && !(previous.failed && options.retryErrors)) || inBatch.has(question.id)) continue;
     const prompt = buildPrompt(question, options.template, { maxImages: options.maxImages, patientContext: options.patientContext });
     let line: string;
     try {
       line = api.line(await requestFor(question, prompt, options, images), question.id);
     } catch (error) {
       const failed: Prediction = { questionId: question.id, error: { kind: 'client', message: (error as Error).message }, attempts: 0, latencyMs: 0, at: new Date().toISOString() };
-      journal.append(failed);
-      latest.set(question.id, failed);
+      latest.set(question.id, journal.append(failed));
       continue;
     }
     if (!current || current.questionIds.length >= settings.maxRequests || statSync(current.file).size + line.length + 1 > settings.maxFileBytes) {
@@ -102,22 +106,17 @@ export async function runBatchEvaluation(options: RunOptions, settings: BatchSet
           latencyMs: Date.now() - started,
           at: new Date().toISOString(),
         };
-        journal.append(prediction);
-        latest.set(id, prediction);
+        latest.set(id, journal.append(prediction));
+        countTokens(prediction);
       }
       job.state = 'collected';
       saveJobs(jobsFile, jobs);
     }
-    options.onProgress?.({ total, done: [...latest.keys()].length, doneNow: 0, errors: 0, unparseable: 0, inFlight: jobs.filter((j) => j.state === 'submitted').length, concurrency: 1, elapsedMs: Date.now() - started });
+    options.onProgress?.({ total, done: latest.size, doneNow: 0, errors: 0, unparseable: 0, inFlight: jobs.filter((j) => j.state === 'submitted').length, concurrency: 1, elapsedMs: Date.now() - started });
     if (jobs.some((j) => j.state === 'submitted')) await sleep(settings.pollSeconds * 1000, signal);
   }
   journal.close();
   if (signal.aborted) stoppedBy = 'signal';
   const outcomes = await finalizeRun(options, latest);
-  const tokens = { prompt: 0, completion: 0 };
-  for (const p of latest.values()) {
-    tokens.prompt += p.response?.usage?.promptTokens ?? 0;
-    tokens.completion += p.response?.usage?.completionTokens ?? 0;
-  }
-  return { outcomes, notRun: total - outcomes.length, stoppedBy, resumedFrom: 0, corruptJournalLines: corruptLines, tokens, imageEncodes: images.encodes };
+  return { outcomes, notRun: total - outcomes.length, stoppedBy, resumedFrom: 0, corruptJournalLines: latest.corruptLines, tokens, imageEncodes: images.encodes };
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import type { Prediction } from '../core/model-io.js';
 
 /** What was in a journal when a run (re)started. */
@@ -9,10 +9,54 @@ export interface JournalState {
   corruptLines: number;
 }
 
+/** Where the latest prediction of a question sits in the journal, and whether it failed. */
+export interface JournalEntry {
+  offset: number;
+  length: number;
+  failed: boolean;
+}
+
 function isPrediction(value: unknown): value is Prediction {
   if (!value || typeof value !== 'object') return false;
   const p = value as Record<string, unknown>;
   return typeof p.questionId === 'string' && typeof p.attempts === 'number' && (typeof p.response === 'object' || typeof p.error === 'object');
+}
+
+function parsePrediction(line: string): Prediction | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isPrediction(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Calls `visit` with every line of a file and its byte offset, reading fixed-size chunks so a journal of any
+ * size passes through a bounded buffer. The last line may lack its newline (a write cut short).
+ */
+function forEachLine(file: string, visit: (line: string, offset: number, length: number) => void): void {
+  const fd = openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let carry = Buffer.alloc(0);
+    let carryOffset = 0;
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      let start = 0;
+      for (let end = data.indexOf(10, start); end !== -1; end = data.indexOf(10, start)) {
+        if (end > start) visit(data.toString('utf8', start, end), carryOffset + start, end - start);
+        start = end + 1;
+      }
+      carryOffset += start;
+      carry = Buffer.from(data.subarray(start));
+    }
+    if (carry.length > 0) visit(carry.toString('utf8'), carryOffset, carry.length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads a predictions journal; the last line for a question wins (a retried error is superseded by its retry). */
@@ -20,17 +64,81 @@ export function readJournal(file: string): JournalState {
   const latest = new Map<string, Prediction>();
   let corruptLines = 0;
   if (!existsSync(file)) return { latest, corruptLines };
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (isPrediction(value)) latest.set(value.questionId, value);
-      else corruptLines++;
-    } catch {
-      corruptLines++;
-    }
-  }
+  forEachLine(file, (line) => {
+    if (line.trim() === '') return;
+    const prediction = parsePrediction(line);
+    if (prediction) latest.set(prediction.questionId, prediction);
+    else corruptLines++;
+  });
   return { latest, corruptLines };
+}
+
+/**
+ * The latest prediction of each question of a run, kept as its place in the journal rather than in memory, so a
+ * run's live memory does not grow with the raw model outputs it has collected (≈ 40 bytes a question instead of
+ * the whole response). `read` fetches a prediction back from the file when it is needed (scoring at the end).
+ */
+export class JournalIndex {
+  private readonly entries = new Map<string, JournalEntry>();
+  corruptLines = 0;
+
+  private constructor(private readonly file: string) {}
+
+  /** Indexes an existing journal (or none), calling `onPrediction` with each line that is the latest so far. */
+  static open(file: string, onPrediction?: (prediction: Prediction, previous: JournalEntry | undefined) => void): JournalIndex {
+    const index = new JournalIndex(file);
+    if (!existsSync(file)) return index;
+    forEachLine(file, (line, offset, length) => {
+      if (line.trim() === '') return;
+      const prediction = parsePrediction(line);
+      if (!prediction) {
+        index.corruptLines++;
+        return;
+      }
+      onPrediction?.(prediction, index.entries.get(prediction.questionId));
+      index.entries.set(prediction.questionId, { offset, length, failed: prediction.error !== undefined });
+    });
+    return index;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(questionId: string): JournalEntry | undefined {
+    return this.entries.get(questionId);
+  }
+
+  has(questionId: string): boolean {
+    return this.entries.has(questionId);
+  }
+
+  set(questionId: string, entry: JournalEntry): void {
+    this.entries.set(questionId, entry);
+  }
+
+  /**
+   * A reader of the latest predictions from the file; close it when done. Reads by offset, so the journal must
+   * not be rewritten while it is open (appends are fine: offsets of earlier lines do not move).
+   */
+  reader(): { read(questionId: string): Prediction | undefined; close(): void } {
+    const fd = existsSync(this.file) ? openSync(this.file, 'r') : null;
+    let buffer = Buffer.allocUnsafe(64 << 10);
+    return {
+      read: (questionId) => {
+        const entry = this.entries.get(questionId);
+        if (!entry || fd === null) return undefined;
+        if (buffer.length < entry.length) buffer = Buffer.allocUnsafe(entry.length);
+        const read = readSync(fd, buffer, 0, entry.length, entry.offset);
+        const prediction = parsePrediction(buffer.toString('utf8', 0, read));
+        if (!prediction) throw new Error(`${this.file}: the line at byte ${entry.offset} changed while the run was scored`);
+        return prediction;
+      },
+      close: () => {
+        if (fd !== null) closeSync(fd);
+      },
+    };
+  }
 }
 
 /**
@@ -41,18 +149,31 @@ export function readJournal(file: string): JournalState {
  */
 export class JournalWriter {
   private readonly fd: number;
+  /** Bytes in the file, so each append knows where its line starts (this process is the only writer). */
+  private size: number;
 
   constructor(file: string) {
+    this.fd = openSync(file, 'a+');
+    this.size = fstatSync(this.fd).size;
     // A journal cut short mid-line must not glue its tail to the next record.
-    if (existsSync(file)) {
-      const text = readFileSync(file, 'utf8');
-      if (text.length > 0 && !text.endsWith('\n')) appendFileSync(file, '\n');
+    if (this.size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(this.fd, last, 0, 1, this.size - 1);
+      if (last[0] !== 10) {
+        writeSync(this.fd, '\n');
+        this.size++;
+      }
     }
-    this.fd = openSync(file, 'a');
   }
 
-  append(prediction: Prediction): void {
-    writeSync(this.fd, `${JSON.stringify(prediction)}\n`);
+  /** Appends one prediction and returns where its line is (newline excluded). */
+  append(prediction: Prediction): JournalEntry {
+    const line = Buffer.from(`${JSON.stringify(prediction)}\n`);
+    const offset = this.size;
+    let written = 0;
+    while (written < line.length) written += writeSync(this.fd, line, written);
+    this.size += line.length;
+    return { offset, length: line.length - 1, failed: prediction.error !== undefined };
   }
 
   close(): void {

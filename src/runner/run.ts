@@ -12,7 +12,7 @@ import type { PromptTemplate } from '../prompt/template.js';
 import { extractAnswer } from '../extract/extract.js';
 import { sleep } from './sleep.js';
 import { ImageCache, type ImageEncoding } from './image-cache.js';
-import { JournalWriter, readJournal } from './journal.js';
+import { JournalIndex, JournalWriter } from './journal.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
 import { outcomeOf } from './outcomes.js';
@@ -121,7 +121,17 @@ export function openRunFolder(outDir: string, manifest: RunManifest): RunManifes
 export async function runEvaluation(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const journalFile = join(options.outDir, RUN_FILES.journal);
-  const { latest, corruptLines } = readJournal(journalFile);
+  let errors = 0;
+  let unparseable = 0;
+  const tokens = { prompt: 0, completion: 0 };
+  // Progress counters of what the journal already holds (the latest line of a question wins).
+  const latest = JournalIndex.open(journalFile, (prediction, previous) => {
+    if (previous?.failed) errors--;
+    if (prediction.error) errors++;
+    else if (extractAnswer(prediction.response?.text, undefined, { strict: options.strictExtraction }).letter === null) unparseable++;
+    tokens.prompt += prediction.response?.usage?.promptTokens ?? 0;
+    tokens.completion += prediction.response?.usage?.completionTokens ?? 0;
+  });
   const journal = new JournalWriter(journalFile);
   const images = new ImageCache(join(options.outDir, RUN_FILES.imageCache), options.imageEncoding);
   const limiter = new ConcurrencyLimiter(options.concurrency, options.adaptiveConcurrency);
@@ -132,16 +142,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
   let total = 0;
   let resumedFrom = 0;
   let doneNow = 0;
-  let errors = 0;
-  let unparseable = 0;
-  const tokens = { prompt: 0, completion: 0 };
   let stoppedBy: RunResult['stoppedBy'] = 'complete';
-  for (const p of latest.values()) {
-    if (p.error) errors++;
-    else if (extractAnswer(p.response?.text, undefined, { strict: options.strictExtraction }).letter === null) unparseable++;
-    tokens.prompt += p.response?.usage?.promptTokens ?? 0;
-    tokens.completion += p.response?.usage?.completionTokens ?? 0;
-  }
   const progress = (): RunProgress => ({
     total, done: resumedFrom + doneNow, doneNow, errors, unparseable, inFlight: limiter.running, concurrency: limiter.limit, elapsedMs: Date.now() - started,
   });
@@ -152,10 +153,9 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
       const prediction = await askWithRetries(question, options, images, limiter, stop.signal, random);
       if (prediction === null) return; // abandoned because the run stopped: asked again on resume
       const previous = latest.get(question.id);
-      journal.append(prediction);
-      latest.set(question.id, prediction);
+      latest.set(question.id, journal.append(prediction));
       doneNow++;
-      if (previous?.error) errors--;
+      if (previous?.failed) errors--;
       if (prediction.error) errors++;
       else {
         tokens.prompt += prediction.response?.usage?.promptTokens ?? 0;
@@ -176,7 +176,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
     for await (const question of options.questions()) {
       total++;
       const previous = latest.get(question.id);
-      if (previous && !(previous.error && options.retryErrors)) {
+      if (previous && !(previous.failed && options.retryErrors)) {
         resumedFrom++;
         continue;
       }
@@ -203,7 +203,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
     notRun: total - outcomes.filter((o) => latest.has(o.questionId)).length,
     stoppedBy,
     resumedFrom,
-    corruptJournalLines: corruptLines,
+    corruptJournalLines: latest.corruptLines,
     tokens,
     imageEncodes: images.encodes,
   };
@@ -272,7 +272,16 @@ async function askWithRetries(question: Question, options: RunOptions, images: I
 }
 
 /** Extracts and scores every selected question from the journal and writes outcomes, the ReXrank file and the summary inputs. */
-export async function finalizeRun(options: RunOptions, latest: Map<string, Prediction>): Promise<Outcome[]> {
+export async function finalizeRun(options: RunOptions, latest: JournalIndex): Promise<Outcome[]> {
+  const journal = latest.reader();
+  try {
+    return await writeRunFiles(options, (id) => journal.read(id));
+  } finally {
+    journal.close();
+  }
+}
+
+async function writeRunFiles(options: RunOptions, predictionOf: (questionId: string) => Prediction | undefined): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const rexrankFile = join(options.outDir, RUN_FILES.rexrank);
   const outcomesFile = join(options.outDir, RUN_FILES.outcomes);
@@ -282,7 +291,7 @@ export async function finalizeRun(options: RunOptions, latest: Map<string, Predi
   let first = true;
   rexrank.write('{');
   for await (const question of options.questions()) {
-    const prediction = latest.get(question.id);
+    const prediction = predictionOf(question.id);
     const outcome = outcomeOf(question, prediction, options.strictExtraction);
     if (outcome) {
       outcomes.push(outcome);
