@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { postText } from './http-post.js';
 
 /** An HTTP answer other than 2xx, with what classification needs. */
 export class HttpStatusError extends Error {
@@ -18,48 +19,116 @@ export class BadResponseError extends Error {
 }
 
 /**
- * Serializes chat-completion bodies, reusing the JSON text of image parts seen recently. Why not the SDK's
- * encoder: a request carries every view of a study as data URLs (hundreds of KB), and re-serializing them for
- * each of a study's questions was the largest CPU cost of a run (bench/RESULTS.md); the text of a part is built
- * once and the body is assembled around it.
+ * Serializes chat-completion bodies into byte chunks, reusing the encoded JSON of image parts seen recently. A
+ * request carries every view of a study as data URLs (hundreds of KB each), and each study has several
+ * questions: building one body string per request and encoding it to UTF-8 copied every image twice per
+ * request and was the largest CPU cost of a run (bench/RESULTS.md). Here an image part is encoded once and the
+ * same bytes are handed to the socket for every request that sends it; only the small parts are new.
  */
 export class ChatBodySerializer {
-  private readonly parts = new Map<string, string>();
+  /** detail → data URL → encoded JSON of the part. Keyed by the URL string itself: the image cache hands out the
+   * same string for an image, and V8 keeps a string's hash once computed, so a lookup does not rehash hundreds
+   * of KB. Bounded by bytes, oldest first. */
+  private readonly parts = new Map<string, Map<string, Buffer>>();
+  private cachedBytes = 0;
 
-  constructor(private readonly maxCachedParts = 64) {}
+  constructor(private readonly maxCachedBytes = 32 << 20) {}
 
-  serialize(body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming): string {
-    const messages = body.messages.map((m) => {
-      if (!Array.isArray(m.content)) return JSON.stringify(m);
-      const parts = (m.content as OpenAI.Chat.ChatCompletionContentPart[]).map((p) => (p.type === 'image_url' ? this.imagePart(p) : JSON.stringify(p)));
-      const { content: _content, ...rest } = m;
-      const head = JSON.stringify(rest);
-      return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"content":[${parts.join(',')}]}`;
+  /** The body as chunks whose concatenation is exactly `JSON.stringify(body)` in UTF-8. */
+  serialize(body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming): Buffer[] {
+    const chunks: Buffer[] = [];
+    let text = ''; // small JSON text not yet turned into a chunk
+    const flush = () => {
+      if (text) chunks.push(Buffer.from(text));
+      text = '';
+    };
+    const { messages, ...bodyRest } = body;
+    text += `${openObject(bodyRest)}"messages":[`;
+    messages.forEach((m, i) => {
+      if (i > 0) text += ',';
+      if (!Array.isArray(m.content)) {
+        text += JSON.stringify(m);
+        return;
+      }
+      const { content, ...messageRest } = m;
+      text += `${openObject(messageRest)}"content":[`;
+      (content as OpenAI.Chat.ChatCompletionContentPart[]).forEach((p, j) => {
+        if (j > 0) text += ',';
+        if (p.type !== 'image_url') {
+          text += JSON.stringify(p);
+          return;
+        }
+        flush();
+        chunks.push(this.imagePart(p));
+      });
+      text += ']}';
     });
-    const { messages: _messages, ...rest } = body;
-    const head = JSON.stringify(rest);
-    return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"messages":[${messages.join(',')}]}`;
+    text += ']}';
+    flush();
+    return chunks;
   }
 
-  private imagePart(part: OpenAI.Chat.ChatCompletionContentPartImage): string {
-    const key = `${part.image_url.detail ?? ''}|${part.image_url.url}`;
-    let text = this.parts.get(key);
-    if (text === undefined) {
-      text = JSON.stringify(part);
-      if (this.parts.size >= this.maxCachedParts) this.parts.delete(this.parts.keys().next().value!);
-      this.parts.set(key, text);
+  private imagePart(part: OpenAI.Chat.ChatCompletionContentPartImage): Buffer {
+    const detail = part.image_url.detail ?? '';
+    let byUrl = this.parts.get(detail);
+    if (!byUrl) this.parts.set(detail, (byUrl = new Map()));
+    let bytes = byUrl.get(part.image_url.url);
+    if (bytes === undefined) {
+      bytes = encodeImagePart(part);
+      byUrl.set(part.image_url.url, bytes);
+      this.cachedBytes += bytes.length;
+      this.evict();
     }
-    return text;
+    return bytes;
+  }
+
+  private evict(): void {
+    for (const byUrl of this.parts.values()) {
+      for (const [url, bytes] of byUrl) {
+        if (this.cachedBytes <= this.maxCachedBytes || byUrl.size === 1) return;
+        byUrl.delete(url);
+        this.cachedBytes -= bytes.length;
+      }
+    }
   }
 }
 
-/** POSTs a serialized chat-completion body and returns the parsed completion; throws the errors above, or fetch's own. */
-export async function postChatCompletion(baseURL: string, headers: Record<string, string>, query: Record<string, string>, body: string, signal: AbortSignal): Promise<OpenAI.Chat.ChatCompletion> {
+const MARKER = '\u0001cxrbench-data\u0001';
+const ESCAPED_MARKER = JSON.stringify(MARKER).slice(1, -1);
+
+/**
+ * The UTF-8 JSON of an image part. JSON.stringify scans every character of a data URL for escapes (≈1.5 ms
+ * for a 500 KB view); canonical base64 needs none, and checking that by a decode/re-encode round trip runs in
+ * native code at a fraction of the cost. Anything else takes the JSON.stringify path.
+ */
+export function encodeImagePart(part: OpenAI.Chat.ChatCompletionContentPartImage): Buffer {
+  const url = part.image_url.url;
+  const comma = url.indexOf(',');
+  if (url.startsWith('data:') && url.lastIndexOf(';base64', comma) === comma - 7) {
+    const payload = url.slice(comma + 1);
+    if (Buffer.from(payload, 'base64').toString('base64') === payload) {
+      const [before, after, ...more] = JSON.stringify({ ...part, image_url: { ...part.image_url, url: MARKER } }).split(ESCAPED_MARKER);
+      if (after !== undefined && more.length === 0) {
+        return Buffer.concat([Buffer.from(before + JSON.stringify(url.slice(0, comma + 1)).slice(1, -1)), Buffer.from(payload, 'latin1'), Buffer.from(after)]);
+      }
+    }
+  }
+  return Buffer.from(JSON.stringify(part));
+}
+
+/** `{"a":1,` for `{a: 1}` and `{` for `{}`: the start of an object whose last member is written by the caller. */
+function openObject(value: object): string {
+  const text = JSON.stringify(value);
+  return text.length > 2 ? `${text.slice(0, -1)},` : '{';
+}
+
+/** POSTs a serialized chat-completion body and returns the parsed completion; throws the errors above, or postText's. */
+export async function postChatCompletion(baseURL: string, headers: Record<string, string>, query: Record<string, string>, body: readonly Buffer[], signal: AbortSignal): Promise<OpenAI.Chat.ChatCompletion> {
   const url = new URL(`${baseURL.replace(/\/+$/, '')}/chat/completions`);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body, signal });
-  const text = await response.text();
-  if (!response.ok) {
+  const response = await postText(url, { 'content-type': 'application/json', accept: 'application/json', ...headers }, body, signal);
+  const text = response.text;
+  if (response.status < 200 || response.status > 299) {
     let detail = text.slice(0, 300);
     try {
       const parsed = JSON.parse(text) as { error?: { message?: string } };

@@ -3,6 +3,7 @@ import OpenAI, { toFile } from 'openai';
 import type { ChatMessage, Failure, ModelRequest, ModelResponse } from '../core/model-io.js';
 import type { AdapterSpec, BatchApi, ModelAdapter } from './adapter.js';
 import { ChatBodySerializer, HttpStatusError, postChatCompletion } from './chat-http.js';
+import { NetworkError } from './http-post.js';
 
 /**
  * Configuration of the one adapter behind which vLLM, SGLang, Ollama, LM Studio, TGI, OpenAI, Azure OpenAI,
@@ -83,7 +84,8 @@ export function classifyOpenAIError(error: unknown): Failure {
     return { kind: 'client', ...base };
   }
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) return { kind: 'timeout', message };
-  // fetch's own failures: "fetch failed" with the socket error as cause (reset, refused, DNS).
+  if (error instanceof NetworkError) return { kind: 'network', message };
+  // fetch's own failures (the preflight's model list): "fetch failed" with the socket error as cause.
   if (error instanceof TypeError && error.cause instanceof Error) return { kind: 'network', message: `${message}: ${error.cause.message}` };
   // A 200 whose body is not a chat completion: the SDK's JSON parse fails, or our shape checks below.
   return { kind: 'bad-response', message };
