@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 
 /** How images are prepared for a request; part of the cache key. */
 export interface ImageEncoding {
@@ -23,6 +22,10 @@ function mimeOf(bytes: Buffer, path: string): string {
  * per run. Memory holds a bounded LRU of recent ones however many studies a run covers. Resized images also go
  * to a folder of the run, so resizing is never repeated after an eviction or on resume; images sent as stored
  * are not copied there (reading the source file again is as cheap as reading a copy).
+ *
+ * Image files are taken as unchanging for the life of a run: a path seen once is not stat-ed or hashed again.
+ * (Checking each use cost a stat per view per question — on this project's VM the largest single cost of a
+ * 41K-question run.)
  */
 export class ImageCache {
   /** How many images were encoded (resized or base64-encoded from the file) — for the "encodes = distinct images" check. */
@@ -30,9 +33,12 @@ export class ImageCache {
   hits = 0;
   private readonly memory = new Map<string, string>();
   private memoryBytes = 0;
+  /** Content key → the encode in progress, so concurrent requests for one image share it. */
   private readonly pending = new Map<string, Promise<string>>();
-  /** path|size|mtime → content key, so an image seen before is not read and hashed again. */
-  private readonly keyByFile = new Map<string, string>();
+  /** Path → the first read of it in progress, so a study's questions asked at once read its views once. */
+  private readonly reading = new Map<string, Promise<string>>();
+  /** Path → content key. */
+  private readonly keyByPath = new Map<string, string>();
 
   constructor(
     private readonly dir: string,
@@ -43,34 +49,45 @@ export class ImageCache {
   }
 
   /** The data URL of the image at `path`. Throws with the path when the file cannot be read. */
-  async dataUrl(path: string): Promise<string> {
+  dataUrl(path: string): Promise<string> {
+    const key = this.keyByPath.get(path);
+    if (key !== undefined) {
+      const inMemory = this.memory.get(key);
+      if (inMemory !== undefined) {
+        this.hits++;
+        this.memory.delete(key); // refresh its LRU position
+        this.memory.set(key, inMemory);
+        return Promise.resolve(inMemory);
+      }
+    }
+    let job = this.reading.get(path);
+    if (job) {
+      this.hits++;
+      return job;
+    }
+    job = this.readAndEncode(path, key).finally(() => this.reading.delete(path));
+    this.reading.set(path, job);
+    return job;
+  }
+
+  private async readAndEncode(path: string, knownKey: string | undefined): Promise<string> {
     // Asynchronous file access: reads run on libuv's pool while other requests are on the wire.
-    let fileId: string;
+    let bytes: Buffer;
     try {
-      const stats = await stat(path);
-      fileId = `${path}|${stats.size}|${stats.mtimeMs}`;
+      bytes = await readFile(path);
     } catch {
       throw new Error(`image not found or unreadable: ${path}`);
     }
-    let key = this.keyByFile.get(fileId);
-    let bytes: Buffer | null = null;
-    if (key === undefined) {
-      bytes = await readFile(path);
-      key = createHash('sha256').update(bytes).update(`\u0000${this.encoding.maxPixels ?? 'orig'}`).digest('hex');
-      this.keyByFile.set(fileId, key);
-    }
-    const inMemory = this.memory.get(key);
+    const key = knownKey ?? createHash('sha256').update(bytes).update(`\u0000${this.encoding.maxPixels ?? 'orig'}`).digest('hex');
+    this.keyByPath.set(path, key);
+    const inMemory = this.memory.get(key); // the same content under another path
     if (inMemory !== undefined) {
       this.hits++;
-      this.memory.delete(key); // refresh its LRU position
-      this.memory.set(key, inMemory);
       return inMemory;
     }
     let job = this.pending.get(key);
     if (!job) {
-      const contentKey = key;
-      const source = bytes;
-      job = (source ? Promise.resolve(source) : readFile(path)).then((b) => this.load(contentKey, b, path)).finally(() => this.pending.delete(contentKey));
+      job = this.load(key, bytes, path).finally(() => this.pending.delete(key));
       this.pending.set(key, job);
     } else this.hits++;
     return job;
@@ -101,6 +118,8 @@ export class ImageCache {
 
   private async encode(bytes: Buffer, path: string): Promise<string> {
     if (this.encoding.maxPixels === null) return `data:${mimeOf(bytes, path)};base64,${bytes.toString('base64')}`;
+    // sharp (libvips) is loaded only when resizing: it adds ~20 MB to a process that never uses it.
+    const { default: sharp } = await import('sharp');
     const resized = await sharp(bytes)
       .resize({ width: this.encoding.maxPixels, height: this.encoding.maxPixels, fit: 'inside', withoutEnlargement: true })
       .png()

@@ -1,7 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import sharp from 'sharp';
 import { resolveImagePath } from '../../dataset/validate.js';
 import { accuracyBarSpec, kappaHeatmapSpec, renderSvg } from '../../report/charts.js';
 import { renderHtmlReport, type ReportItem } from '../../report/html.js';
@@ -15,6 +14,7 @@ async function imageDataUrl(path: string, side: number, cache: Map<string, strin
   let url = cache.get(key);
   if (url === undefined) {
     try {
+      const { default: sharp } = await import('sharp'); // loaded on use: every other command starts lighter without it
       const jpeg = await sharp(path).resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80 }).toBuffer();
       url = `data:image/jpeg;base64,${jpeg.toString('base64')}`;
     } catch {
