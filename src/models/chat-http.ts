@@ -32,7 +32,8 @@ export class ChatBodySerializer {
   private readonly parts = new Map<string, Map<string, Buffer>>();
   private cachedBytes = 0;
 
-  constructor(private readonly maxCachedBytes = 32 << 20) {}
+  // Only the views of the questions in flight need to be here (questions of a study are usually adjacent).
+  constructor(private readonly maxCachedBytes = 8 << 20) {}
 
   /** The body as chunks whose concatenation is exactly `JSON.stringify(body)` in UTF-8. */
   serialize(body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming): Buffer[] {
@@ -109,11 +110,22 @@ export function encodeImagePart(part: OpenAI.Chat.ChatCompletionContentPartImage
     if (Buffer.from(payload, 'base64').toString('base64') === payload) {
       const [before, after, ...more] = JSON.stringify({ ...part, image_url: { ...part.image_url, url: MARKER } }).split(ESCAPED_MARKER);
       if (after !== undefined && more.length === 0) {
-        return Buffer.concat([Buffer.from(before + JSON.stringify(url.slice(0, comma + 1)).slice(1, -1)), Buffer.from(payload, 'latin1'), Buffer.from(after)]);
+        return ownBuffer(before + JSON.stringify(url.slice(0, comma + 1)).slice(1, -1), payload, after);
       }
     }
   }
-  return Buffer.from(JSON.stringify(part));
+  return ownBuffer(JSON.stringify(part));
+}
+
+/**
+ * The concatenated UTF-8 bytes of `texts` in a buffer of their own: a small Buffer.from lives in a shared 8 KB
+ * slab, and a cached part would keep its whole slab alive.
+ */
+function ownBuffer(...texts: string[]): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(texts.reduce((n, t) => n + Buffer.byteLength(t), 0));
+  let offset = 0;
+  for (const t of texts) offset += buffer.write(t, offset);
+  return buffer;
 }
 
 /** `{"a":1,` for `{a: 1}` and `{` for `{}`: the start of an object whose last member is written by the caller. */
