@@ -5,22 +5,25 @@ import { existsSync } from 'node:fs';
 
 // Garbage-collector settings that keep memory proportional to what a command really holds. V8's defaults let
 // the heap grow to several times its live size on a machine with much free memory: a 41K-question evaluation
-// holds ~50 MB but peaked at 440 MB. Growing the heap by 30% over the live set (not a fixed cap, so no run
-// is too big) and a smaller young generation bring it to ~180 MB at the same speed (bench/RESULTS.md).
+// holds ~50 MB but peaked at 440 MB. Letting the heap grow to twice the live set (not a fixed cap, so no run
+// is too big) brings it to ~240 MB at the same speed (bench/RESULTS.md; 30% growth gave ~190 MB but cost 20%
+// more time on large images).
 // The process replaces itself (execve keeps the PID, so a supervisor's signals still reach it); settings
 // the user gives in NODE_OPTIONS or on the command line win, and CXRBENCH_GC_DEFAULTS=0 turns this off.
-const GC_FLAGS = ['--heap-growing-percent=30', '--max-semi-space-size=8'];
+const GC_FLAGS = ['--heap-growing-percent=100', '--max-semi-space-size=16'];
 const given = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
 const userChoseGc = /heap-growing-percent|max-semi-space-size|max-old-space-size/.test(given);
 if (typeof process.execve === 'function' && !userChoseGc && process.env.CXRBENCH_GC_DEFAULTS !== '0') {
   process.execve(process.execPath, [process.execPath, ...GC_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, CXRBENCH_GC_DEFAULTS: '0' });
 }
 
-const sources = new URL('../src/cli/main.ts', import.meta.url);
+// `serve` is the server shell's own entry point: the CLI and the server never import each other.
+const entry = process.argv[2] === 'serve' ? 'server/main' : 'cli/main';
+const sources = new URL(`../src/${entry}.ts`, import.meta.url);
 if (existsSync(sources)) {
   const { register } = await import('tsx/esm/api');
   register();
   await import(sources.href);
 } else {
-  await import(new URL('../dist/cli/main.js', import.meta.url).href);
+  await import(new URL(`../dist/${entry}.js`, import.meta.url).href);
 }
