@@ -162,6 +162,23 @@ test('runner: a token budget stops cleanly with an incomplete summary; rerunning
   }
 });
 
+test('runner: a cost budget stops at the price given, and the summary records the estimated cost', async () => {
+  const server = await startFakeOpenAI({ usage: { prompt_tokens: 100, completion_tokens: 20 } });
+  try {
+    // $1,000 / $5,000 per million: each answer costs $0.10 + $0.10 = $0.20, so a $1 budget stops after 5.
+    const pricing = { inputPerMillion: 1000, outputPerMillion: 5000 };
+    const out = join(tempDir(), 'run');
+    const stopped = await evaluate(evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [server.url], out, concurrency: 1, costBudgetUsd: 1, pricing }));
+    assert.equal(stopped.result.stoppedBy, 'budget');
+    assert.equal(stopped.summary.overall.n, 5);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { estimatedCostUsd: number; pricing: unknown };
+    assert.ok(Math.abs(summary.estimatedCostUsd - 1) < 1e-9, String(summary.estimatedCostUsd));
+    assert.deepEqual(summary.pricing, pricing);
+  } finally {
+    await server.close();
+  }
+});
+
 test('runner: several endpoints for one model share the load', async () => {
   const a = await startFakeOpenAI({ latencyMs: 20 });
   const b = await startFakeOpenAI({ latencyMs: 20 });

@@ -18,6 +18,7 @@ import { consistencyReport, type AnswerPair, type ConsistencyReport } from '../s
 import { permuteOptions } from '../core/permute-options.js';
 import { keyedSeed } from '../core/seeded-random.js';
 import { resolveModel, type EndpointOptions } from './model-spec.js';
+import { costUsd, type Pricing } from '../runner/budget.js';
 
 /** Everything `cxrbench eval` (and the demo) can set. */
 export interface EvaluateSettings extends EndpointOptions {
@@ -40,6 +41,10 @@ export interface EvaluateSettings extends EndpointOptions {
   timeoutMs: number;
   retryBaseMs: number;
   tokenBudget: number | null;
+  /** Stop once the estimated cost reaches this many US dollars, at `pricing`. */
+  costBudgetUsd: number | null;
+  /** The provider's price, for the cost budget and the cost shown in the summary. */
+  pricing: Pricing | null;
   retryErrors: boolean;
   strict: boolean;
   limit: number | null;
@@ -57,7 +62,7 @@ export function evaluateSettings(required: Pick<EvaluateSettings, 'data' | 'mode
     split: 'test', endpoint: [], header: [], query: [], systemPrompt: true, imageDetail: null,
     prompt: 'rexvqa-json', patientContext: false, maxImages: null, maxPixels: null,
     temperature: 0, maxTokens: 512, seed: 0, concurrency: 8, adaptive: false, maxAttempts: 5, timeoutMs: 120_000, retryBaseMs: 1000,
-    tokenBudget: null, retryErrors: false, strict: false, limit: null,
+    tokenBudget: null, costBudgetUsd: null, pricing: null, retryErrors: false, strict: false, limit: null,
     ...required,
   };
 }
@@ -92,6 +97,7 @@ export interface Evaluation {
 
 /** Prepares and runs (or resumes) one evaluation, then writes its summary. */
 export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> {
+  if (settings.costBudgetUsd !== null && !settings.pricing) throw new CxrError('bad-option', '--cost-budget needs --price <input>/<output> (US dollars per million tokens, from your provider\'s price list)');
   const layout: DatasetLayout = detectLayout(settings.data);
   const file = layout.files.find((f) => f.split === settings.split);
   if (!file) throw new CxrError('bad-option', `--split ${settings.split}: ${settings.data} has splits ${layout.files.map((f) => f.split).join(', ')}`);
@@ -145,7 +151,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     adaptiveConcurrency: settings.adaptive,
     retry: { maxAttempts: settings.maxAttempts, baseDelayMs: settings.retryBaseMs, maxDelayMs: 60_000 },
     timeoutMs: settings.timeoutMs,
-    tokenBudget: settings.tokenBudget,
+    budget: { tokens: settings.tokenBudget, usd: settings.costBudgetUsd !== null && settings.pricing ? { limit: settings.costBudgetUsd, pricing: settings.pricing } : null },
     retryErrors: settings.retryErrors,
     strictExtraction: settings.strict,
     ...(settings.onProgress ? { onProgress: settings.onProgress } : {}),
@@ -155,7 +161,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
   const summary = summarizeOutcomes(result.outcomes, selected);
   writeFileSync(
     join(outDir, RUN_FILES.summary),
-    JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, stoppedBy: result.stoppedBy, tokens: result.tokens, imageEncodes: result.imageEncodes, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
+    JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, stoppedBy: result.stoppedBy, tokens: result.tokens, ...(settings.pricing ? { pricing: settings.pricing, estimatedCostUsd: costUsd(result.tokens, settings.pricing) } : {}), imageEncodes: result.imageEncodes, askSeconds: result.askMs / 1000, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
   );
   const evaluation: Evaluation = { outDir, manifest: stored, result, summary };
   if (settings.shuffleCheck && result.stoppedBy === 'complete') {

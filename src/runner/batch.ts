@@ -118,5 +118,5 @@ export async function runBatchEvaluation(options: RunOptions, settings: BatchSet
   journal.close();
   if (signal.aborted) stoppedBy = 'signal';
   const outcomes = await finalizeRun(options, latest);
-  return { outcomes, notRun: total - outcomes.length, stoppedBy, resumedFrom: 0, corruptJournalLines: latest.corruptLines, tokens, imageEncodes: images.encodes };
+  return { outcomes, notRun: total - outcomes.length, stoppedBy, resumedFrom: 0, corruptJournalLines: latest.corruptLines, tokens, imageEncodes: images.encodes, askMs: Date.now() - started };
 }

@@ -16,6 +16,7 @@ import { JournalIndex, JournalWriter } from './journal.js';
 import { ConcurrencyLimiter } from './limiter.js';
 import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
 import { outcomeOf } from './outcomes.js';
+import { budgetReached, type Budget } from './budget.js';
 
 /** The files of a run folder. */
 export const RUN_FILES = {
@@ -58,8 +59,8 @@ export interface RunOptions {
   adaptiveConcurrency: boolean;
   retry: RetryPolicy;
   timeoutMs: number;
-  /** Stop asking once prompt + completion tokens reach this (in-flight requests finish). */
-  tokenBudget: number | null;
+  /** Stop asking once the tokens or their cost reach a limit (in-flight requests finish). */
+  budget: Budget;
   /** Ask again the questions whose last prediction is an error. */
   retryErrors: boolean;
   strictExtraction: boolean;
@@ -79,6 +80,8 @@ export interface RunResult {
   corruptJournalLines: number;
   tokens: { prompt: number; completion: number };
   imageEncodes: number;
+  /** Milliseconds from the first question sent to the last answer (startup and scoring excluded). */
+  askMs: number;
 }
 
 
@@ -162,7 +165,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
         tokens.completion += prediction.response?.usage?.completionTokens ?? 0;
         if (extractAnswer(prediction.response?.text, question.options, { strict: options.strictExtraction }).letter === null) unparseable++;
       }
-      if (options.tokenBudget !== null && tokens.prompt + tokens.completion >= options.tokenBudget && !stop.signal.aborted) {
+      if (budgetReached(tokens, options.budget) && !stop.signal.aborted) {
         stoppedBy = 'budget';
         stop.abort();
       }
@@ -172,6 +175,8 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
   };
 
   const inFlight = new Set<Promise<void>>();
+  const askStarted = Date.now();
+  let askMs = 0;
   try {
     for await (const question of options.questions()) {
       total++;
@@ -190,6 +195,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
       inFlight.add(task);
     }
     await Promise.all(inFlight);
+    askMs = Date.now() - askStarted;
   } finally {
     if (ticker) clearInterval(ticker);
     journal.close();
@@ -206,6 +212,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
     corruptJournalLines: latest.corruptLines,
     tokens,
     imageEncodes: images.encodes,
+    askMs,
   };
 }
 

@@ -4,6 +4,7 @@ import { consistencyTable, runSummaryTable } from '../../report/run-summary-tabl
 import { evaluate } from '../evaluate.js';
 import { MODEL_SPEC_FORMS } from '../model-spec.js';
 import { progressReporter } from '../progress.js';
+import { costUsd, parsePricing, type Pricing } from '../../runner/budget.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -21,6 +22,12 @@ function number(option: string) {
     if (!Number.isFinite(n)) throw new CxrError('bad-option', `${option} ${value}: expected a number`);
     return n;
   };
+}
+
+function pricing(value: string): Pricing {
+  const parsed = parsePricing(value);
+  if (!parsed) throw new CxrError('bad-option', `--price ${value}: expected <input>/<output> US dollars per million tokens, e.g. 1.25/10`);
+  return parsed;
 }
 
 interface EvalFlags {
@@ -49,6 +56,8 @@ interface EvalFlags {
   timeout: number;
   retryBaseMs: number;
   tokenBudget?: number;
+  costBudget?: number;
+  price?: Pricing;
   retryErrors?: boolean;
   strict?: boolean;
   limit?: number;
@@ -88,6 +97,8 @@ export function registerEval(program: Command): void {
     .option('--timeout <seconds>', 'per-request timeout', number('--timeout'), 120)
     .option('--retry-base-ms <ms>', 'first retry delay (doubles, with jitter; Retry-After wins)', positiveInt('--retry-base-ms'), 1000)
     .option('--token-budget <n>', 'stop cleanly once this many tokens were used', positiveInt('--token-budget'))
+    .option('--cost-budget <usd>', 'stop cleanly once the estimated cost reaches this many US dollars (needs --price)', number('--cost-budget'))
+    .option('--price <in/out>', 'US dollars per million input/output tokens, e.g. 1.25/10: the summary shows the estimated cost', pricing)
     .option('--retry-errors', 'ask again the questions that ended in error')
     .option('--strict', 'strict extraction: JSON and <answer> tags only')
     .option('--limit <n>', 'only the first n questions of the split', positiveInt('--limit'))
@@ -115,7 +126,7 @@ export function registerEval(program: Command): void {
           ...(flags.images ? { images: flags.images } : {}),
           temperature: flags.temperature, maxTokens: flags.maxTokens, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
           concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
-          retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
+          retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, costBudgetUsd: flags.costBudget ?? null, pricing: flags.price ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
           limit: flags.limit ?? null, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
         });
         progress.stop();
@@ -123,7 +134,8 @@ export function registerEval(program: Command): void {
         const label = `${manifest.adapter.baseline ? '[baseline] ' : ''}${manifest.adapter.name} on ${manifest.dataset.name}/${manifest.dataset.split}`;
         process.stdout.write(runSummaryTable(summary, label));
         if (evaluation.shuffleCheck) process.stdout.write(consistencyTable(evaluation.shuffleCheck));
-        if (result.stoppedBy === 'budget') process.stdout.write('stopped: the token budget was reached\n');
+        if (result.stoppedBy === 'budget') process.stdout.write('stopped: the budget was reached\n');
+        if (flags.price) process.stdout.write(`tokens: ${result.tokens.prompt} prompt + ${result.tokens.completion} completion ≈ $${costUsd(result.tokens, flags.price).toFixed(2)} at $${flags.price.inputPerMillion}/$${flags.price.outputPerMillion} per million\n`);
         if (result.corruptJournalLines > 0) process.stdout.write(`note: ${result.corruptJournalLines} unreadable journal line(s) were skipped; their questions were asked again\n`);
         process.stdout.write(`run folder: ${evaluation.outDir}\n`);
         process.exitCode = summary.complete ? EXIT.ok : EXIT.incomplete;
