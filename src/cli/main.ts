@@ -12,6 +12,7 @@ import { registerScore } from './commands/score.js';
 import { registerCompare } from './commands/compare.js';
 import { registerAgreement } from './commands/agreement.js';
 import { registerReport } from './commands/report.js';
+import { registerBoard } from './commands/board.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -32,6 +33,8 @@ export function buildProgram(): Command {
   registerCompare(program);
   registerAgreement(program);
   registerReport(program);
+  registerBoard(program);
+  program.addHelpText('after', '\nServe a leaderboard: cxrbench serve --help (see docs/board.md)');
   return program;
 }
 

@@ -12,6 +12,8 @@ export const EXIT = {
   badInput: 2,
   /** The run stopped before every question was answered (budget or signal): rerun to resume. */
   incomplete: 3,
+  /** A service the command needs is unavailable or not set up (database unreachable or not migrated). */
+  unavailable: 4,
   /** A bug in cxrbench. */
   internal: 70,
 } as const;
@@ -25,6 +27,11 @@ const CATALOGUE = {
   'output-exists': EXIT.badInput,
   'resume-conflict': EXIT.badInput,
   'model-config': EXIT.badInput,
+  'db-unreachable': EXIT.unavailable,
+  'db-unmigrated': EXIT.unavailable,
+  'db-migration': EXIT.unavailable,
+  'not-found': EXIT.badInput,
+  'conflict': EXIT.badInput,
 } as const;
 
 /** A code from the command error catalogue. */

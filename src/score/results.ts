@@ -37,6 +37,8 @@ export interface ScoreOptions {
   resamples: number;
   seed: number;
   smallCell: number;
+  /** Which breakdowns beyond overall and task to compute (default all); a leaderboard needs only categories. */
+  groups?: readonly ('category' | 'subcategory' | 'views')[];
 }
 
 function cell(outcomes: readonly ScoredOutcome[], options: ScoreOptions, seedOffset: number): CellResult {
@@ -124,15 +126,16 @@ function rexrankOverall(outcomes: readonly ScoredOutcome[], options: ScoreOption
 
 /** Scores a run's outcomes: overall, per task, category, subcategory and number of views, every cell with n and intervals. */
 export function scoreOutcomes(outcomes: readonly ScoredOutcome[], selected: number, options: ScoreOptions): Results {
+  const wanted = (group: 'category' | 'subcategory' | 'views') => !options.groups || options.groups.includes(group);
   return {
     selected,
     notRun: selected - outcomes.length,
     overall: cell(outcomes, options, 0),
     rexrankOverall: rexrankOverall(outcomes, options),
     byTask: table(outcomes, (o) => o.task, options, TASK_NAMES),
-    byCategory: table(outcomes, (o) => o.category ?? '(none)', options),
-    bySubcategory: table(outcomes, (o) => `${o.category ?? '(none)'} / ${o.subcategory ?? '(none)'}`, options),
-    byViews: table(outcomes, (o) => `${o.views} view${o.views === 1 ? '' : 's'}`, options),
-    settings: { ...options, interval: '95% Wilson; 95% percentile bootstrap over studies' },
+    byCategory: wanted('category') ? table(outcomes, (o) => o.category ?? '(none)', options) : {},
+    bySubcategory: wanted('subcategory') ? table(outcomes, (o) => `${o.category ?? '(none)'} / ${o.subcategory ?? '(none)'}`, options) : {},
+    byViews: wanted('views') ? table(outcomes, (o) => `${o.views} view${o.views === 1 ? '' : 's'}`, options) : {},
+    settings: { resamples: options.resamples, seed: options.seed, smallCell: options.smallCell, interval: '95% Wilson; 95% percentile bootstrap over studies' },
   };
 }

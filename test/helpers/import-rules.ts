@@ -12,10 +12,12 @@ export const ALLOWED: Record<string, readonly string[]> = {
   runner: ['core', 'models', 'prompt', 'extract'],
   report: ['core', 'score'],
   store: ['core', 'score'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store'],
-  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store'],
+  // the leaderboard's application layer: checks and scores uploads over the store (docs/design/board.md)
+  board: ['core', 'dataset', 'extract', 'score', 'models', 'store'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'board'],
+  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'board'],
   // the library entry point exports the core library, never the shells
-  'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store'],
+  'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'board'],
 };
 
 /** A source file of src/, by its path relative to src/ (forward slashes). */

@@ -1,4 +1,7 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
+import { submitPredictions } from '../../board/submit.js';
+import { openBoardStore } from './board.js';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
@@ -28,6 +31,26 @@ function table2Summary(rows: { model: string; summary: RunSummary }[]): string {
   }, 'table');
 }
 
+/** A local board with the demo's test split as a hidden benchmark and the baseline runs scored onto it. */
+async function seedBoard(dir: string, data: string, split: string, runDirs: string[]): Promise<void> {
+  rmSync(join(dir, 'board.sqlite'), { force: true });
+  rmSync(join(dir, 'board.sqlite-wal'), { force: true });
+  rmSync(join(dir, 'board.sqlite-shm'), { force: true });
+  const store = await openBoardStore(dir, true);
+  try {
+    const benchmark = await loadBenchmarkFromDataset(store, 'demo', data, split, { slug: 'demo', title: 'cxrbench demo (hidden test split)', version: '1', dailyLimit: 5, totalLimit: 50, open: true });
+    for (const runDir of runDirs) {
+      const name = `${runDir.split(/[\\/]/).pop()} (baseline)`;
+      const file = join(runDir, 'rexrank-predictions.json');
+      const result = await submitPredictions(store, benchmark, { fileName: file, content: readFileSync(file, 'utf8'), model: { name, openWeights: true, notes: 'a baseline of cxrbench, not a model' }, teamId: null, userId: null, kind: 'baseline' });
+      if (!result.ok) throw new Error(`seeding ${name}: ${'problems' in result ? result.problems.map((p) => p.message).join('; ') : result.message}`);
+    }
+    process.stdout.write(`\nBoard seeded in ${dir}: ${benchmark.item_count} hidden questions, ${runDirs.length} baseline entries.\nServe it: ./run cxrbench serve --data-dir ${dir}   (then open http://127.0.0.1:8080/b/demo)\n`);
+  } finally {
+    await store.close();
+  }
+}
+
 /** The baselines the demo evaluates: no model, no network, no GPU. */
 const DEMO_MODELS = ['baseline:text-only', 'baseline:report-oracle'];
 
@@ -42,7 +65,8 @@ export function registerDemo(program: Command): void {
     .description('the main job on the bundled demo: validate, describe, evaluate two baselines on the test split')
     .option('--data <dir>', 'use another dataset instead of the bundled demo', DEMO_DATASET)
     .option('--out <dir>', 'folder for the demo runs (emptied first)', join('runs', 'demo'))
-    .action(async (opts: { data: string; out: string }) => {
+    .option('--board <dir>', 'also seed a local leaderboard (SQLite in <dir>, emptied first) with the demo test split and the baseline runs')
+    .action(async (opts: { data: string; out: string; board?: string }) => {
       const layout = detectLayout(opts.data);
       process.stdout.write(`cxrbench demo — dataset ${opts.data}\n\n== Validation ==\n`);
       const report = await validateDataset(layout, { images: 'default' });
@@ -73,5 +97,6 @@ export function registerDemo(program: Command): void {
       process.stdout.write(`\n== Summary (paper Table 2 layout, accuracy %) ==\n${table2Summary(table2)}`);
       const htmlReport = await writeHtmlReport(runDirs, join(opts.out, "report.html"));
       process.stdout.write(`\nHTML report: ${htmlReport}\n`);
+      if (opts.board) await seedBoard(opts.board, opts.data, split, runDirs);
     });
 }

@@ -1,0 +1,109 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+
+/** Formats of a predictions file: ReXrank JSON (`{id: {…, model_prediction}}`), JSONL lines `{id, prediction}`, CSV `id,prediction`. */
+export type PredictionFormat = 'rexrank-json' | 'jsonl' | 'csv';
+
+/** One problem of a predictions file, naming where it is. */
+export interface PredictionFileProblem {
+  code: 'not-parseable' | 'no-id' | 'no-prediction' | 'duplicate-id';
+  /** "line 3", "row 4", "record \"q1\"", or "file". */
+  where: string;
+  id?: string;
+  message: string;
+}
+
+/** Predictions by question id (raw model text or a letter), and every problem found. */
+export interface ParsedPredictions {
+  predictions: Map<string, string>;
+  problems: PredictionFileProblem[];
+}
+
+/** Fields that may hold the prediction, in order of preference. */
+export const PREDICTION_FIELDS = ['model_prediction', 'prediction', 'output', 'response', 'answer'] as const;
+
+/** The format a file name suggests (`.csv`, `.jsonl`, anything else is ReXrank JSON). */
+export function formatOfFileName(name: string): PredictionFormat {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
+  return 'rexrank-json';
+}
+
+function asText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return null;
+}
+
+/**
+ * Reads a predictions file's text. Never throws: every problem (unparseable lines, missing ids or predictions,
+ * repeated ids) is listed, so an uploader sees them all at once. The first prediction of a repeated id is kept.
+ */
+export function parsePredictions(text: string, format: PredictionFormat): ParsedPredictions {
+  const predictions = new Map<string, string>();
+  const problems: PredictionFileProblem[] = [];
+  const pick = (record: Record<string, unknown>) => PREDICTION_FIELDS.map((f) => record[f]).find((v) => v !== undefined);
+  const add = (id: string, value: unknown, where: string) => {
+    const prediction = asText(value);
+    if (prediction === null) problems.push({ code: 'no-prediction', where, id, message: `${where} has no prediction (expected one of ${PREDICTION_FIELDS.join(', ')} as text)` });
+    else if (predictions.has(id)) problems.push({ code: 'duplicate-id', where, id, message: `${where} repeats id "${id}"` });
+    else predictions.set(id, prediction);
+  };
+
+  if (format === 'csv') {
+    let rows: Record<string, string>[];
+    try {
+      rows = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true }) as Record<string, string>[];
+    } catch (error) {
+      problems.push({ code: 'not-parseable', where: 'file', message: `not a CSV file (${(error as Error).message})` });
+      return { predictions, problems };
+    }
+    rows.forEach((row, i) => {
+      const where = `row ${i + 2}`;
+      if (row.id === undefined || row.id === '') problems.push({ code: 'no-id', where, message: `${where} has no id (expected a header row with columns id,prediction)` });
+      else add(row.id, pick(row), where);
+    });
+    return { predictions, problems };
+  }
+
+  if (format === 'jsonl') {
+    text.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      const where = `line ${i + 1}`;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch (error) {
+        problems.push({ code: 'not-parseable', where, message: `${where} is not JSON (${(error as Error).message})` });
+        return;
+      }
+      if (!record || typeof record !== 'object' || Array.isArray(record)) {
+        problems.push({ code: 'not-parseable', where, message: `${where} is not a JSON object` });
+        return;
+      }
+      const r = record as Record<string, unknown>;
+      const id = asText(r.id ?? r.question_id);
+      if (id === null) problems.push({ code: 'no-id', where, message: `${where} has no "id"` });
+      else add(id, pick(r), where);
+    });
+    return { predictions, problems };
+  }
+
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    problems.push({ code: 'not-parseable', where: 'file', message: `not JSON (${(error as Error).message}); expected a ReXrank prediction JSON, .jsonl or .csv` });
+    return { predictions, problems };
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) {
+    problems.push({ code: 'not-parseable', where: 'file', message: 'expected one JSON object keyed by question id (ReXrank format)' });
+    return { predictions, problems };
+  }
+  for (const [id, record] of Object.entries(json as Record<string, unknown>)) {
+    const where = `record "${id}"`;
+    if (!record || typeof record !== 'object') problems.push({ code: 'not-parseable', where, id, message: `${where} is not an object` });
+    else add(id, pick(record as Record<string, unknown>), where);
+  }
+  return { predictions, problems };
+}

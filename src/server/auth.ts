@@ -1,0 +1,55 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { sessionUser, tokenUser, type User } from '../store/accounts.js';
+import type { Store } from '../store/connect.js';
+import type { Viewer } from './views/layout.js';
+
+export const SESSION_COOKIE = 'cxr_session';
+
+/** Who is asking: a signed-in browser (session + CSRF token) or a script with an API token. */
+export interface Caller {
+  user: User;
+  via: 'session' | 'token';
+  csrf: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+/** Resolves the caller of a request from its Bearer token or session cookie (nothing found: anonymous). */
+export async function resolveCaller(store: Store, request: FastifyRequest): Promise<Caller | null> {
+  const auth = request.headers.authorization;
+  if (auth?.startsWith('Bearer ')) {
+    const user = await tokenUser(store, auth.slice(7).trim());
+    return user ? { user, via: 'token', csrf: null } : null;
+  }
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (!cookie) return null;
+  const session = await sessionUser(store, cookie);
+  return session ? { user: session.user, via: 'session', csrf: session.csrf } : null;
+}
+
+export function viewerOf(request: FastifyRequest): Viewer | null {
+  const c = request.caller;
+  return c && c.via === 'session' ? { name: c.user.display_name, admin: c.user.is_admin === 1, csrf: c.csrf ?? '' } : null;
+}
+
+/** True when a form's CSRF token matches the session's (constant-time). */
+export function csrfOk(request: FastifyRequest, token: unknown): boolean {
+  const expected = request.caller?.csrf;
+  if (!expected || typeof token !== 'string') return false;
+  const a = Buffer.from(token);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Sends a browser to the login page (pages) or answers 401 (API); returns false when there is no caller. */
+export function requireCaller(request: FastifyRequest, reply: FastifyReply, api: boolean): request is FastifyRequest & { caller: Caller } {
+  if (request.caller) return true;
+  if (api) void reply.code(401).send({ error: 'unauthorized', message: 'send an API token: Authorization: Bearer <token> (create one on your account page)' });
+  else void reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
+  return false;
+}

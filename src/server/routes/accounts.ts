@@ -1,0 +1,117 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CxrError } from '../../core/errors.js';
+import { checkLogin, createSession, createToken, createUser, endSession, listTokens, revokeToken } from '../../store/accounts.js';
+import { csrfOk, requireCaller, SESSION_COOKIE, viewerOf } from '../auth.js';
+import type { BoardContext } from '../context.js';
+import { html, type Html } from '../views/html.js';
+import { layout } from '../views/layout.js';
+
+type Form = Record<string, string | undefined>;
+
+function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body));
+}
+
+/** Only local paths: an open redirect would let a phishing link bounce through the board. */
+function safeNext(next: string | undefined): string {
+  return next && /^\/(?!\/)[^\s\\]*$/.test(next) ? next : '/';
+}
+
+function loginForm(message: string | null, email = '', next = '/'): Html {
+  return html`<h1>Sign in</h1>${message ? html`<p class="problems" role="alert">${message}</p>` : ''}
+<form method="post" action="/login" class="stack" id="login-form"><input type="hidden" name="next" value="${next}">
+<label>Email <input type="email" name="email" value="${email}" required autocomplete="username"></label>
+<label>Password <input type="password" name="password" required autocomplete="current-password"></label><button>Sign in</button></form>`;
+}
+
+function signupForm(message: string | null, values: Form = {}): Html {
+  return html`<h1>Sign up</h1>${message ? html`<p class="problems" role="alert">${message}</p>` : ''}
+<form method="post" action="/signup" class="stack" id="signup-form">
+<label>Email <input type="email" name="email" value="${values.email ?? ''}" required autocomplete="username"></label>
+<label>Display name <input name="displayName" value="${values.displayName ?? ''}" maxlength="80"></label>
+<label>Team name (a new team; you can submit for it) <input name="team" value="${values.team ?? ''}" required maxlength="80"></label>
+<label>Password (at least 10 characters) <input type="password" name="password" required minlength="10" autocomplete="new-password"></label><button>Create account</button></form>`;
+}
+
+/** Sign-up, sign-in (rate-limited), sign-out, and API tokens (shown once). */
+export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void {
+  const startSession = async (reply: FastifyReply, userId: string, next: string) => {
+    const { cookie } = await createSession(ctx.store, userId);
+    reply.setCookie(SESSION_COOKIE, cookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.options.secureCookies, maxAge: 14 * 86400 });
+    return reply.redirect(safeNext(next), 303);
+  };
+
+  app.get('/signup', async (request, reply) => (ctx.options.openSignup ? page(reply, request, 'Sign up', signupForm(null)) : page(reply, request, 'Sign up', html`<p>Accounts are created by the board's administrators.</p>`, 403)));
+
+  app.post<{ Body: Form }>('/signup', async (request, reply) => {
+    if (!ctx.options.openSignup) return page(reply, request, 'Sign up', html`<p>Accounts are created by the board's administrators.</p>`, 403);
+    const form = request.body ?? {};
+    try {
+      const user = await createUser(ctx.store, { email: form.email ?? '', password: form.password ?? '', displayName: form.displayName ?? '', teamName: form.team ?? '' });
+      if (!user.team_id) return page(reply, request, 'Sign up', signupForm('a team name is required', form), 400);
+      return await startSession(reply, user.id, '/account');
+    } catch (error) {
+      if (error instanceof CxrError) return page(reply, request, 'Sign up', signupForm(error.message, form), 400);
+      throw error;
+    }
+  });
+
+  app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => page(reply, request, 'Sign in', loginForm(null, '', safeNext(request.query.next))));
+
+  app.post<{ Body: Form }>('/login', async (request, reply) => {
+    const form = request.body ?? {};
+    const email = (form.email ?? '').trim().toLowerCase();
+    const keys = [`ip|${request.ip}`, `account|${email}`];
+    const blocked = keys.find((k) => ctx.loginLimiter.blocked(k));
+    if (blocked) {
+      reply.header('retry-after', String(ctx.loginLimiter.retryAfterSeconds(blocked)));
+      return page(reply, request, 'Sign in', loginForm(`Too many failed sign-ins; try again in ${ctx.loginLimiter.retryAfterSeconds(blocked)} s.`, email), 429);
+    }
+    const user = await checkLogin(ctx.store, email, form.password ?? '');
+    if (!user) {
+      for (const k of keys) ctx.loginLimiter.hit(k);
+      return page(reply, request, 'Sign in', loginForm('Wrong email or password.', email, safeNext(form.next)), 401);
+    }
+    ctx.loginLimiter.reset(`account|${email}`);
+    return startSession(reply, user.id, form.next ?? '/');
+  });
+
+  app.post<{ Body: Form }>('/logout', async (request, reply) => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (cookie && csrfOk(request, request.body?._csrf)) await endSession(ctx.store, cookie);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.redirect('/', 303);
+  });
+
+  const accountPage = async (request: FastifyRequest & { caller: NonNullable<FastifyRequest['caller']> }, reply: FastifyReply, fresh: { name: string; token: string } | null) => {
+    const viewer = viewerOf(request)!;
+    const tokens = await listTokens(ctx.store, request.caller.user.id);
+    return page(reply, request, 'Account', html`<h1>Account</h1><p>${request.caller.user.email} · team ${request.caller.user.team_name ?? '—'}</p>
+${fresh ? html`<div class="token" role="status"><p>New token "${fresh.name}" — copy it now, it is not shown again:</p><code id="new-token">${fresh.token}</code></div>` : ''}
+<h2>API tokens</h2><table class="board" id="tokens"><thead><tr><th>Name</th><th>Starts with</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>
+${tokens.map((t) => html`<tr><td>${t.name}</td><td><code>${t.prefix}…</code></td><td>${t.created_at.slice(0, 10)}</td><td>${t.last_used_at?.slice(0, 16).replace('T', ' ') ?? '—'}</td>
+<td>${t.revoked_at ? 'revoked' : html`<form method="post" action="/account/tokens/${t.id}/revoke"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Revoke</button></form>`}</td></tr>`)}</tbody></table>
+<form method="post" action="/account/tokens" class="inline" id="token-form"><input type="hidden" name="_csrf" value="${viewer.csrf}"><label>Name <input name="name" required maxlength="80"></label><button>Create token</button></form>`);
+  };
+
+  app.get('/account', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    return accountPage(request, reply, null);
+  });
+
+  app.post<{ Body: Form }>('/account/tokens', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    if (!csrfOk(request, request.body?._csrf)) return page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed).</p>`, 403);
+    const name = request.body?.name ?? 'token';
+    const { token } = await createToken(ctx.store, request.caller.user.id, name);
+    reply.header('cache-control', 'no-store');
+    return accountPage(request, reply, { name, token });
+  });
+
+  app.post<{ Params: { id: string }; Body: Form }>('/account/tokens/:id/revoke', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    if (!csrfOk(request, request.body?._csrf)) return page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed).</p>`, 403);
+    await revokeToken(ctx.store, request.caller.user.id, request.params.id);
+    return reply.redirect('/account', 303);
+  });
+}

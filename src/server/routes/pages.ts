@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { modelCardFromForm } from '../../board/model-card.js';
+import { retrySubmission, submitPredictions } from '../../board/submit.js';
+import { benchmarkBySlug, listBenchmarks } from '../../store/benchmarks.js';
+import { entryById, teamSubmissions } from '../../store/submissions.js';
+import { csrfOk, requireCaller, viewerOf } from '../auth.js';
+import type { BoardContext } from '../context.js';
+import { readUpload, UploadTooLarge } from '../upload.js';
+import { html, type Html } from '../views/html.js';
+import { layout } from '../views/layout.js';
+import { categoriesPage, entryPage, leaderboardPage, problemsList, SORT_KEYS, type SortKey } from '../views/pages.js';
+
+function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body));
+}
+
+function submitForm(slug: string, csrf: string, message: Html | null, values: Record<string, string> = {}): Html {
+  const field = (name: string, label: string, type = 'text', extra = '') => html`<label>${label} <input type="${type}" name="${name}" value="${values[name] ?? ''}" ${extra}></label>`;
+  return html`${message ?? ''}<form method="post" action="/b/${slug}/submit" enctype="multipart/form-data" class="stack" id="submit-form">
+<input type="hidden" name="_csrf" value="${csrf}">
+<label>Predictions file (ReXrank JSON, JSONL or CSV; letters or raw model output) <input type="file" name="file" required></label>
+${field('name', 'Model name', 'text', 'required maxlength="120"')}${field('organisation', 'Organisation')}${field('url', 'Model URL', 'url')}${field('paper', 'Paper URL', 'url')}
+<label><input type="checkbox" name="openWeights"> Open weights</label>${field('parametersBillion', 'Parameters (billions)', 'number', 'step="any" min="0"')}${field('date', 'Date (YYYY-MM-DD)', 'text', 'pattern="\\d{4}-\\d{2}-\\d{2}"')}
+<label>Prompt used <textarea name="prompt" maxlength="4000">${values.prompt ?? ''}</textarea></label>
+<label>Notes <textarea name="notes" maxlength="2000">${values.notes ?? ''}</textarea></label>
+<button type="submit">Submit</button></form>`;
+}
+
+/** Public pages (leaderboards, categories, model cards) and the participant's submission pages. */
+export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
+  app.get('/', async (request, reply) => {
+    const benchmarks = await listBenchmarks(ctx.store);
+    return page(reply, request, 'Benchmarks', html`<h1>Benchmarks</h1>${benchmarks.length === 0 ? html`<p>No benchmark is loaded yet (<code>cxrbench board load</code>).</p>` : ''}
+<ul class="benchmarks">${benchmarks.map((b) => html`<li><a href="/b/${b.slug}">${b.title}</a> <span class="meta">version ${b.version} · ${b.item_count} questions · ${b.is_open ? 'open' : 'closed'}</span></li>`)}</ul>`);
+  });
+
+  app.get<{ Params: { slug: string }; Querystring: { sort?: string } }>('/b/:slug', async (request, reply) => {
+    const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
+    if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
+    const sort = (SORT_KEYS as readonly string[]).includes(request.query.sort ?? '') ? (request.query.sort as SortKey) : 'overall';
+    return page(reply, request, benchmark.title, leaderboardPage(benchmark, await ctx.boards.rows(benchmark.id), sort));
+  });
+
+  app.get<{ Params: { slug: string } }>('/b/:slug/categories', async (request, reply) => {
+    const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
+    if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
+    return page(reply, request, `${benchmark.title}: categories`, categoriesPage(benchmark, await ctx.boards.rows(benchmark.id)));
+  });
+
+  app.get<{ Params: { id: string } }>('/entries/:id', async (request, reply) => {
+    const entry = await entryById(ctx.store, request.params.id);
+    if (!entry) return page(reply, request, 'Not found', html`<h1>No such entry</h1>`, 404);
+    const benchmark = await benchmarkBySlug(ctx.store, entry.slug);
+    const row = (await ctx.boards.rows(benchmark!.id)).find((r) => r.id === entry.submission_id);
+    if (!row) return page(reply, request, 'Not found', html`<h1>No such entry</h1>`, 404);
+    return page(reply, request, row.model.name, entryPage({ slug: entry.slug, title: entry.title, version: entry.version, fileName: entry.file_name, team: entry.team_name }, row));
+  });
+
+  app.get<{ Params: { slug: string } }>('/b/:slug/submit', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
+    if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
+    const viewer = viewerOf(request)!;
+    return page(reply, request, `Submit to ${benchmark.title}`, html`<h1>Submit to ${benchmark.title}</h1>
+<p class="help">Predictions for all ${benchmark.item_count} questions (<a href="/api/benchmarks/${benchmark.slug}/questions">download them</a>). Your team may submit ${benchmark.daily_limit} time(s) a day and ${benchmark.total_limit} in all. Every problem of the file is listed before anything is stored.</p>
+${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p class="problems">This benchmark is closed for submissions.</p>`)}`);
+  });
+
+  app.post<{ Params: { slug: string } }>('/b/:slug/submit', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
+    if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
+    const viewer = viewerOf(request)!;
+    const again = (status: number, message: Html, values: Record<string, string> = {}) => page(reply, request, `Submit to ${benchmark.title}`, html`<h1>Submit to ${benchmark.title}</h1>${submitForm(benchmark.slug, viewer.csrf, message, values)}`, status);
+    const key = `upload|${request.ip}`;
+    if (!ctx.uploadLimiter.hit(key)) return again(429, html`<p class="problems" role="alert">Too many uploads from your address; try again in ${ctx.uploadLimiter.retryAfterSeconds(key)} s.</p>`);
+    let upload;
+    try {
+      upload = await readUpload(request, ctx.options.maxUploadBytes);
+    } catch (error) {
+      if (error instanceof UploadTooLarge) return again(413, html`<p class="problems" role="alert">${error.message}. Nothing was stored.</p>`);
+      throw error;
+    }
+    if (!csrfOk(request, upload.fields._csrf)) return again(403, html`<p class="problems" role="alert">The form expired (CSRF check failed); submit it again.</p>`, upload.fields);
+    if (!request.caller.user.team_id) return again(403, html`<p class="problems" role="alert">Your account has no team: only teams can submit.</p>`, upload.fields);
+    if (!upload.file) return again(400, html`<p class="problems" role="alert">Choose a predictions file.</p>`, upload.fields);
+    const card = modelCardFromForm(upload.fields);
+    if (!card.success) return again(400, html`<div class="problems" role="alert"><ul>${card.error.issues.map((i) => html`<li>${i.path.join('.')}: ${i.message}</li>`)}</ul></div>`, upload.fields);
+    const result = await submitPredictions(ctx.store, benchmark, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.options.score);
+    if (!result.ok) {
+      if (result.status === 400) return again(400, problemsList(result.problems), upload.fields);
+      return again(result.status, html`<p class="problems" role="alert">${result.message}</p>`, upload.fields);
+    }
+    ctx.boards.invalidate(benchmark.id);
+    return reply.redirect(`/entries/${result.submission.id}`, 303);
+  });
+
+  app.get('/submissions', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    const viewer = viewerOf(request)!;
+    const teamId = request.caller.user.team_id;
+    const rows = teamId ? await teamSubmissions(ctx.store, teamId) : [];
+    return page(reply, request, 'My submissions', html`<h1>Submissions of ${request.caller.user.team_name ?? 'your team'}</h1>
+<table class="board" id="submissions"><thead><tr><th>When</th><th>Benchmark</th><th>Model</th><th>File</th><th>State</th><th></th></tr></thead><tbody>
+${rows.map((s) => html`<tr><td>${s.created_at.slice(0, 16).replace('T', ' ')}</td><td>${s.slug}</td><td>${(JSON.parse(s.model_json) as { name: string }).name}</td><td>${s.file_name} (${Math.ceil(s.byte_size / 1024)} KB)</td>
+<td>${s.state === 'scored' ? html`<a href="/entries/${s.id}">scored</a>` : s.state}${s.error ? html`: ${s.error}` : ''}</td>
+<td>${s.state === 'failed' ? html`<form method="post" action="/submissions/${s.id}/retry"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Retry</button></form>` : ''}</td></tr>`)}
+</tbody></table>${rows.length === 0 ? html`<p>None yet.</p>` : ''}`);
+  });
+
+  app.post<{ Params: { id: string }; Body: Record<string, string> }>('/submissions/:id/retry', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    if (!csrfOk(request, request.body?._csrf)) return page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed).</p>`, 403);
+    const result = await retrySubmission(ctx.store, request.params.id, request.caller.user.team_id, request.caller.user.is_admin === 1, ctx.options.score);
+    if (!result) return page(reply, request, 'Not found', html`<h1>No failed submission of your team with that id</h1>`, 404);
+    if (result.ok) {
+      ctx.boards.invalidate(result.submission.benchmark_id);
+      return reply.redirect(`/entries/${result.submission.id}`, 303);
+    }
+    return reply.redirect('/submissions', 303);
+  });
+
+}

@@ -1,0 +1,26 @@
+import { html, type Html } from './html.js';
+
+export interface Viewer {
+  name: string;
+  admin: boolean;
+  csrf: string;
+}
+
+/** The page frame: navigation, who is signed in, and the body. Works without JavaScript. */
+export function layout(title: string, viewer: Viewer | null, body: Html): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · cxrbench board</title><link rel="stylesheet" href="/static/board.css"></head>
+<body><header><nav><a href="/" class="brand">cxrbench board</a>
+${viewer ? html`<a href="/submissions">My submissions</a> <a href="/account">Account</a>${viewer.admin ? html` <a href="/admin">Admin</a>` : ''}
+<form method="post" action="/logout" class="inline"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Sign out ${viewer.name}</button></form>`
+    : html`<a href="/login">Sign in</a> <a href="/signup">Sign up</a>`}
+</nav></header><main>${body}</main>
+<footer>Scores computed by cxrbench with the same extraction and scorer as the command line. Only aggregate results are shown.</footer>
+<script src="/static/board.js" defer></script></body></html>`.text;
+}
+
+/** Formats an accuracy as a percentage with one decimal. */
+export function pct(value: number | null | undefined): string {
+  return value === null || value === undefined || Number.isNaN(value) ? '—' : `${(value * 100).toFixed(1)}`;
+}

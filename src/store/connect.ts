@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Migrator, type MigrationProvider } from 'kysely/migration';
+import { CxrError } from '../core/errors.js';
+import { MIGRATIONS } from './migrations.js';
+import type { Database } from './schema.js';
+
+/** An open leaderboard database. */
+export interface Store {
+  db: Kysely<Database>;
+  dialect: 'sqlite' | 'postgres';
+  /** Where it is, without a password (for messages). */
+  location: string;
+  close(): Promise<void>;
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Hides the password of a postgres:// URL. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the DATABASE_URL';
+  }
+}
+
+/**
+ * Opens the store: PostgreSQL when `databaseUrl` is a postgres:// URL, else a SQLite file at `sqliteFile`.
+ * Checks the connection at once, so an unreachable server is reported here, with what to fix.
+ */
+export async function openStore(options: { databaseUrl?: string | undefined; sqliteFile: string }): Promise<Store> {
+  const url = options.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const store: Store = { db, dialect: 'postgres', location: redact(url), close: () => db.destroy() };
+    try {
+      const client = await pool.connect();
+      client.release();
+    } catch (error) {
+      await db.destroy();
+      throw new CxrError('db-unreachable', `cannot connect to PostgreSQL at ${store.location}: ${(error as Error).message}. Check that the server runs and DATABASE_URL is right.`);
+    }
+    return store;
+  }
+  if (url) throw new CxrError('bad-option', `DATABASE_URL ${redact(url)}: expected postgres://user:password@host:port/database (leave it unset for the SQLite file)`);
+  const { default: SQLite } = await import('better-sqlite3');
+  mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  let database: InstanceType<typeof SQLite>;
+  try {
+    database = new SQLite(options.sqliteFile);
+  } catch (error) {
+    throw new CxrError('db-unreachable', `cannot open the SQLite database ${options.sqliteFile}: ${(error as Error).message}`);
+  }
+  // WAL: readers never wait for the writer; a crash mid-transaction rolls back on the next open.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', location: options.sqliteFile, close: () => db.destroy() };
+}
+
+/** Applies every pending migration; returns the names applied now. */
+export async function migrate(store: Store): Promise<string[]> {
+  const { results, error } = await new Migrator({ db: store.db, provider }).migrateToLatest();
+  if (error) throw new CxrError('db-migration', `migrating ${store.location} failed: ${(error as Error).message}`);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Throws, saying how to fix it, unless every migration is applied. */
+export async function assertMigrated(store: Store): Promise<void> {
+  const migrations = await new Migrator({ db: store.db, provider }).getMigrations();
+  const pending = migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  if (pending.length > 0) {
+    throw new CxrError('db-unmigrated', `the database ${store.location} is not migrated (pending: ${pending.join(', ')}). Run \`cxrbench db migrate\`, or start with \`cxrbench serve --migrate\`.`);
+  }
+}

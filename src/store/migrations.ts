@@ -1,0 +1,107 @@
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+
+/**
+ * The migrations, in order. One set for SQLite and PostgreSQL: only types both understand (text, integer,
+ * double precision), so the same schema runs on both. Never edit a shipped migration; add the next one.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createTable('teams')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('display_name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('team_id', 'text', (c) => c.references('teams.id'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('csrf', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('api_tokens')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .addColumn('last_used_at', 'text')
+        .execute();
+      await db.schema.createTable('benchmarks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('slug', 'text', (c) => c.notNull().unique())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('version', 'text', (c) => c.notNull())
+        .addColumn('content_sha256', 'text', (c) => c.notNull())
+        .addColumn('item_count', 'integer', (c) => c.notNull())
+        .addColumn('is_open', 'integer', (c) => c.notNull())
+        .addColumn('daily_limit', 'integer', (c) => c.notNull())
+        .addColumn('total_limit', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createTable('benchmark_items')
+        .addColumn('benchmark_id', 'text', (c) => c.notNull().references('benchmarks.id').onDelete('cascade'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('question_id', 'text', (c) => c.notNull())
+        .addColumn('study_id', 'text', (c) => c.notNull())
+        .addColumn('task', 'text', (c) => c.notNull())
+        .addColumn('category', 'text', (c) => c.notNull())
+        .addColumn('subcategory', 'text', (c) => c.notNull())
+        .addColumn('gold', 'text', (c) => c.notNull())
+        .addColumn('options_json', 'text', (c) => c.notNull())
+        .addColumn('public_json', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('benchmark_items_pk', ['benchmark_id', 'position'])
+        .addUniqueConstraint('benchmark_items_question', ['benchmark_id', 'question_id'])
+        .execute();
+      await db.schema.createTable('submissions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('benchmark_id', 'text', (c) => c.notNull().references('benchmarks.id').onDelete('cascade'))
+        .addColumn('team_id', 'text', (c) => c.references('teams.id'))
+        .addColumn('user_id', 'text', (c) => c.references('users.id'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('file_name', 'text', (c) => c.notNull())
+        .addColumn('format', 'text', (c) => c.notNull())
+        .addColumn('byte_size', 'integer', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('model_json', 'text', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('scored_at', 'text')
+        .execute();
+      await db.schema.createIndex('submissions_team_day').on('submissions').columns(['team_id', 'benchmark_id', 'day']).execute();
+      await db.schema.createTable('entries')
+        .addColumn('submission_id', 'text', (c) => c.primaryKey().references('submissions.id').onDelete('cascade'))
+        .addColumn('benchmark_id', 'text', (c) => c.notNull().references('benchmarks.id').onDelete('cascade'))
+        .addColumn('metrics_json', 'text', (c) => c.notNull())
+        .addColumn('rexrank_overall', 'double precision', (c) => c.notNull())
+        .addColumn('micro_accuracy', 'double precision', (c) => c.notNull())
+        .addColumn('n', 'integer', (c) => c.notNull())
+        .addColumn('unparseable', 'integer', (c) => c.notNull())
+        .addColumn('item_results', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('entries_benchmark').on('entries').column('benchmark_id').execute();
+      await db.schema.createTable('audit_log')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('detail_json', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * The leaderboard's tables, one Kysely schema for SQLite and PostgreSQL. Portable column types only: text ids
+ * (random), integers, doubles, ISO-8601 text timestamps, 0/1 integers for booleans.
+ */
+export interface TeamTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface UserTable {
+  id: string;
+  email: string;
+  display_name: string;
+  /** scrypt, with its parameters and salt: `scrypt$N$r$p$salt$hash`. */
+  password_hash: string;
+  is_admin: number;
+  team_id: string | null;
+  created_at: string;
+}
+
+export interface SessionTable {
+  /** sha256 of the cookie's value: a leaked table does not give sessions away. */
+  id_hash: string;
+  user_id: string;
+  /** The session's CSRF token, echoed by every form. */
+  csrf: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface ApiTokenTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** sha256 of the token, which is shown once and never stored. */
+  token_hash: string;
+  /** The first characters, so a user can tell tokens apart. */
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface BenchmarkTable {
+  id: string;
+  slug: string;
+  title: string;
+  version: string;
+  /** sha256 of the loaded file, so a result always names the exact test set. */
+  content_sha256: string;
+  item_count: number;
+  is_open: number;
+  daily_limit: number;
+  total_limit: number;
+  created_at: string;
+}
+
+/** One hidden test item. Only what scoring needs: the gold letter never leaves the server, the explanation is not even stored. */
+export interface BenchmarkItemTable {
+  benchmark_id: string;
+  position: number;
+  question_id: string;
+  study_id: string;
+  task: string;
+  category: string;
+  subcategory: string;
+  gold: string;
+  /** The four option texts (JSON), for extraction by option text. */
+  options_json: string;
+  /** What participants may download: the record without answer and explanation (JSON). */
+  public_json: string;
+}
+
+export type SubmissionState = 'scoring' | 'scored' | 'failed';
+export type SubmissionKind = 'participant' | 'baseline' | 'reported';
+
+export interface SubmissionTable {
+  id: string;
+  benchmark_id: string;
+  team_id: string | null;
+  user_id: string | null;
+  kind: SubmissionKind;
+  state: SubmissionState;
+  /** UTC day of the upload, for the per-day limit. */
+  day: string;
+  file_name: string;
+  format: string;
+  byte_size: number;
+  /** The uploaded file, kept so an interrupted scoring can be retried. */
+  content: string;
+  /** Model metadata (JSON, see board/model-card.ts). */
+  model_json: string;
+  error: string | null;
+  created_at: string;
+  scored_at: string | null;
+}
+
+/** A scored submission: what the leaderboard shows. Exists only when scoring finished (inserted in one transaction). */
+export interface EntryTable {
+  submission_id: string;
+  benchmark_id: string;
+  /** Aggregate metrics (JSON, board/entry-metrics.ts): never per-item results. */
+  metrics_json: string;
+  rexrank_overall: number;
+  micro_accuracy: number;
+  n: number;
+  unparseable: number;
+  /** One character per item position (c/w/u/e), for paired rank tiers. Server-side only, never sent. */
+  item_results: string;
+  created_at: string;
+}
+
+export interface AuditTable {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  detail_json: string;
+}
+
+export interface Database {
+  teams: TeamTable;
+  users: UserTable;
+  sessions: SessionTable;
+  api_tokens: ApiTokenTable;
+  benchmarks: BenchmarkTable;
+  benchmark_items: BenchmarkItemTable;
+  submissions: SubmissionTable;
+  entries: EntryTable;
+  audit_log: AuditTable;
+}

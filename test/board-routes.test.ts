@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor, uploadForm } from './helpers/board.js';
+import { assertMigrated, openStore } from '../src/store/connect.js';
+import { CxrError } from '../src/core/errors.js';
+import { join } from 'node:path';
+import { tempDir } from './helpers/records.js';
+
+const cluster = lazyCluster();
+after(() => cluster.stop());
+
+const MODEL = JSON.stringify({ name: 'Model A', organisation: 'Lab', openWeights: true, parametersBillion: 4 });
+
+for (const dialect of DIALECTS) {
+  describe(`board routes on ${dialect}`, () => {
+    test('a participant signs up, creates a token, submits by API and is ranked with intervals; only aggregates come back', async () => {
+      const board = await demoBoard(dialect, cluster.get);
+      try {
+        const session = await signUp(board.app, 'ana@lab.org', 'Team Ana');
+        const token = await tokenFor(board.app, session);
+        assert.match(token, /^cxr_/);
+        const stored = await board.store.db.selectFrom('api_tokens').select(['token_hash', 'prefix']).execute();
+        assert.equal(stored.length, 1);
+        assert.notEqual(stored[0]!.token_hash, token, 'the token is stored hashed');
+        // 10 of 14 right (answers as letters), then raw text for the rest
+        const content = predictionsJsonl(board.questions, (q, i) => (i < 10 ? q.answer : 'I cannot tell from this image.'));
+        const res = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'preds.jsonl', content }, { model: MODEL }) });
+        assert.equal(res.statusCode, 201, res.body);
+        const body = res.json() as { entry: { rank: number; micro: number; unparseable: number; metrics: { overall: { accuracy: { lo: number; hi: number } } } } };
+        assert.equal(body.entry.rank, 1);
+        assert.equal(body.entry.micro, 10 / 14);
+        assert.equal(body.entry.unparseable, 4);
+        assert.ok(body.entry.metrics.overall.accuracy.lo < 10 / 14 && body.entry.metrics.overall.accuracy.hi > 10 / 14);
+        assert.doesNotMatch(res.body, /item_results|"gold"|correct_answer/);
+        const board1 = await board.app.inject({ url: '/api/benchmarks/demo/leaderboard' });
+        assert.equal((board1.json() as { entries: unknown[] }).entries.length, 1);
+        const page = await board.app.inject({ url: '/b/demo' });
+        assert.match(page.body, /Model A/);
+        assert.match(page.body, /71\.4/);
+      } finally {
+        await board.close();
+      }
+    });
+
+    test('an invalid upload lists every problem with counts and first ids, and stores nothing', async () => {
+      const board = await demoBoard(dialect, cluster.get);
+      try {
+        const token = await tokenFor(board.app, await signUp(board.app, 'bo@lab.org', 'Team Bo'));
+        const lines = [
+          ...board.questions.slice(2).map((q) => JSON.stringify({ id: q.id, prediction: q.answer })), // first two missing
+          JSON.stringify({ id: 'not-a-question', prediction: 'A' }),
+          JSON.stringify({ id: board.questions[5]!.id, prediction: 'B' }), // duplicate
+          JSON.stringify({ id: board.questions[6]!.id.replace(/$/, ''), prediction: 'E' }), // duplicate too
+          '{broken',
+        ];
+        const res = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content: lines.join('\n') }, { model: MODEL }) });
+        assert.equal(res.statusCode, 400);
+        const problems = (res.json() as { problems: { code: string; count: number; firstIds: string[] }[] }).problems;
+        const byCode = Object.fromEntries(problems.map((p) => [p.code, p]));
+        assert.deepEqual(Object.keys(byCode).sort(), ['duplicate-ids', 'missing-ids', 'not-parseable', 'unknown-ids']);
+        assert.equal(byCode['missing-ids']!.count, 2);
+        assert.deepEqual(byCode['missing-ids']!.firstIds, [board.questions[0]!.id, board.questions[1]!.id]);
+        assert.deepEqual(byCode['unknown-ids']!.firstIds, ['not-a-question']);
+        assert.equal(byCode['duplicate-ids']!.count, 2);
+        const invalidLetter = predictionsJsonl(board.questions, (q, i) => (i === 3 ? 'E' : q.answer));
+        const res2 = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content: invalidLetter }, { model: MODEL }) });
+        assert.equal(res2.statusCode, 400);
+        assert.deepEqual((res2.json() as { problems: { code: string; firstIds: string[] }[] }).problems.map((p) => [p.code, p.firstIds]), [['invalid-letters', [board.questions[3]!.id]]]);
+        assert.equal((await board.store.db.selectFrom('submissions').selectAll().execute()).length, 0);
+      } finally {
+        await board.close();
+      }
+    });
+
+    test('daily limits hold under concurrent uploads: exactly the limit is accepted', async () => {
+      const board = await demoBoard(dialect, cluster.get, {}, { dailyLimit: 2, totalLimit: 10 });
+      try {
+        const token = await tokenFor(board.app, await signUp(board.app, 'cy@lab.org', 'Team Cy'));
+        const content = predictionsJsonl(board.questions, (q) => q.answer);
+        const results = await Promise.all(Array.from({ length: 6 }, () => board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content }, { model: MODEL }) })));
+        assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 201, 429, 429, 429, 429]);
+        assert.match(results.find((r) => r.statusCode === 429)!.body, /daily limit/);
+        assert.equal((await board.store.db.selectFrom('submissions').selectAll().execute()).length, 2);
+      } finally {
+        await board.close();
+      }
+    });
+
+    test('limits and access: upload size, closed benchmark, revoked token, CSRF, login attempts', async () => {
+      const board = await demoBoard(dialect, cluster.get, { maxUploadBytes: 2000, loginAttempts: 3 });
+      try {
+        const session = await signUp(board.app, 'di@lab.org', 'Team Di');
+        const token = await tokenFor(board.app, session);
+        const big = predictionsJsonl(board.questions, () => 'x'.repeat(300));
+        const tooBig = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content: big }, { model: MODEL }) });
+        assert.equal(tooBig.statusCode, 413);
+        assert.match(tooBig.body, /upload limit/);
+        // CSRF: a form post without the session's token is refused
+        const noCsrf = await board.app.inject({ method: 'POST', url: '/account/tokens', headers: { cookie: session.cookie }, payload: { name: 'x', _csrf: 'forged' } });
+        assert.equal(noCsrf.statusCode, 403);
+        // revoke the token: the API refuses it afterwards
+        const tokens = (await board.app.inject({ url: '/api/tokens', headers: { authorization: `Bearer ${token}` } })).json() as { id: string }[];
+        assert.equal((await board.app.inject({ method: 'DELETE', url: `/api/tokens/${tokens[0]!.id}`, headers: { authorization: `Bearer ${token}` } })).statusCode, 204);
+        assert.equal((await board.app.inject({ url: '/api/submissions', headers: { authorization: `Bearer ${token}` } })).statusCode, 401);
+        // login attempts: the 4th failure within the window is refused before checking the password
+        const codes: number[] = [];
+        for (let i = 0; i < 4; i++) codes.push((await board.app.inject({ method: 'POST', url: '/login', payload: { email: 'di@lab.org', password: 'wrong password!' } })).statusCode);
+        assert.deepEqual(codes, [401, 401, 401, 429]);
+        const right = await board.app.inject({ method: 'POST', url: '/login', payload: { email: 'di@lab.org', password: 'correct horse battery' } });
+        assert.equal(right.statusCode, 429, 'even the right password waits out the window');
+        // closed benchmark
+        await board.store.db.updateTable('benchmarks').set({ is_open: 0 }).execute();
+        const token2 = await tokenFor(board.app, session, 'second');
+        const closed = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token2}` }, payload: uploadForm({ name: 'p.jsonl', content: predictionsJsonl(board.questions, (q) => q.answer) }, { model: MODEL }) });
+        assert.equal(closed.statusCode, 403);
+      } finally {
+        await board.close();
+      }
+    });
+
+    test('injection payloads in every text field are stored as text and rendered inert', async () => {
+      const board = await demoBoard(dialect, cluster.get);
+      try {
+        const evil = `<script>alert(1)</script>'); DROP TABLE entries; --"<img src=x onerror=alert(2)>`;
+        const session = await signUp(board.app, 'ev@lab.org', `${evil} team`);
+        const token = await tokenFor(board.app, session, evil);
+        const model = JSON.stringify({ name: evil, organisation: evil, url: 'javascript:alert(3)', prompt: evil, notes: evil });
+        const bad = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: `${evil}.jsonl`, content: predictionsJsonl(board.questions, (q) => q.answer) }, { model }) });
+        assert.equal(bad.statusCode, 400, 'a javascript: URL is refused');
+        const ok = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: `${evil}.jsonl`, content: predictionsJsonl(board.questions, (q) => q.answer) }, { model: JSON.stringify({ name: evil, organisation: evil, prompt: evil, notes: evil }) }) });
+        assert.equal(ok.statusCode, 201, ok.body);
+        const id = (ok.json() as { submission: string }).submission;
+        assert.equal((await board.store.db.selectFrom('entries').selectAll().execute()).length, 1, 'the table is still there');
+        for (const url of ['/b/demo', '/b/demo/categories', `/entries/${id}`, '/submissions', '/account']) {
+          const page = await board.app.inject({ url, headers: { cookie: session.cookie } });
+          assert.equal(page.statusCode, 200, url);
+          assert.doesNotMatch(page.body, /<script>alert|<img src=x/, url);
+          if (url !== '/b/demo/categories') assert.match(page.body, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/, url);
+          assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
+        }
+      } finally {
+        await board.close();
+      }
+    });
+  });
+}
+
+test('an unmigrated database is refused with how to fix it', async () => {
+  const store = await openStore({ sqliteFile: join(tempDir(), 'fresh.sqlite') });
+  try {
+    await assert.rejects(assertMigrated(store), (error: unknown) => error instanceof CxrError && /not migrated .*cxrbench db migrate/.test(error.message));
+  } finally {
+    await store.close();
+  }
+});
+
+test('an unreachable PostgreSQL is refused with the address and what to check, password hidden', async () => {
+  await assert.rejects(openStore({ databaseUrl: 'postgres://u:secret@127.0.0.1:9/x', sqliteFile: '' }), (error: unknown) => error instanceof CxrError && /cannot connect to PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:9\/x/.test(error.message) && !error.message.includes('secret'));
+});

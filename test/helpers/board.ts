@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { loadBenchmarkFromDataset } from '../../src/board/load-benchmark.js';
+import { detectLayout } from '../../src/dataset/layout.js';
+import { readQuestions } from '../../src/dataset/read-dataset.js';
+import type { Question } from '../../src/core/question.js';
+import { createApp } from '../../src/server/create-app.js';
+import type { BoardOptions } from '../../src/server/context.js';
+import { migrate, openStore, type Store } from '../../src/store/connect.js';
+import { DEMO_DATASET } from '../../src/cli/commands/demo-dataset.js';
+import { startPostgres, type PostgresCluster } from './postgres.js';
+import { tempDir } from './records.js';
+
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+/** A fresh, migrated store of the given kind (a new database per call; PostgreSQL from a shared private cluster). */
+export async function freshStore(dialect: Dialect, cluster: () => Promise<PostgresCluster>): Promise<Store> {
+  if (dialect === 'sqlite') {
+    const store = await openStore({ sqliteFile: join(tempDir(), 'board.sqlite') });
+    await migrate(store);
+    return store;
+  }
+  const pg = await cluster();
+  const name = `board_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = await openStore({ databaseUrl: pg.url, sqliteFile: '' });
+  await sql`create database ${sql.raw(name)}`.execute(admin.db);
+  await admin.close();
+  const store = await openStore({ databaseUrl: pg.url.replace(/\/postgres$/, `/${name}`), sqliteFile: '' });
+  await migrate(store);
+  return store;
+}
+
+/** One private PostgreSQL cluster per test file, started on first use. */
+export function lazyCluster(): { get: () => Promise<PostgresCluster>; stop: () => void } {
+  let started: Promise<PostgresCluster> | null = null;
+  return {
+    get: () => (started ??= startPostgres()),
+    stop: () => {
+      if (started) void started.then((c) => c.stop());
+    },
+  };
+}
+
+/** The demo test split's questions (gold answers included: the test knows them, the server must not tell). */
+export async function demoTestQuestions(): Promise<Question[]> {
+  const out: Question[] = [];
+  for await (const q of readQuestions(detectLayout(DEMO_DATASET), ['test'])) out.push(q);
+  return out;
+}
+
+export interface Board {
+  app: FastifyInstance;
+  store: Store;
+  questions: Question[];
+  close(): Promise<void>;
+}
+
+/** A board app over a fresh store with the demo test split loaded as benchmark "demo". */
+export async function demoBoard(dialect: Dialect, cluster: () => Promise<PostgresCluster>, options: Partial<BoardOptions> = {}, limits = { dailyLimit: 5, totalLimit: 50 }): Promise<Board> {
+  const store = await freshStore(dialect, cluster);
+  await loadBenchmarkFromDataset(store, 'test', DEMO_DATASET, 'test', { slug: 'demo', title: 'Demo', version: '1', ...limits, open: true });
+  const app = createApp(store, { score: { resamples: 200, seed: 0, minPublicCell: 2, strict: false }, ...options });
+  await app.ready();
+  return { app, store, questions: await demoTestQuestions(), close: async () => { await app.close(); await store.close(); } };
+}
+
+/** Session cookie + CSRF token of a browser signed up through the real form. */
+export async function signUp(app: FastifyInstance, email: string, team: string, password = 'correct horse battery'): Promise<{ cookie: string; csrf: string }> {
+  const res = await app.inject({ method: 'POST', url: '/signup', payload: { email, password, displayName: email.split('@')[0], team } });
+  if (res.statusCode !== 303) throw new Error(`signup failed ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+  const account = await app.inject({ method: 'GET', url: '/account', headers: { cookie } });
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(account.body)![1]!;
+  return { cookie, csrf };
+}
+
+/** Creates an API token through the account page and reads it off the page (shown once). */
+export async function tokenFor(app: FastifyInstance, session: { cookie: string; csrf: string }, name = 'script'): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/account/tokens', headers: { cookie: session.cookie }, payload: { _csrf: session.csrf, name } });
+  return /<code id="new-token">([^<]+)<\/code>/.exec(res.body)![1]!;
+}
+
+/** A multipart body for an upload. */
+export function uploadForm(file: { name: string; content: string }, fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([file.content]), file.name);
+  return form;
+}
+
+/** A JSONL predictions file answering each question with `answer(question)`. */
+export function predictionsJsonl(questions: Question[], answer: (q: Question, i: number) => string): string {
+  return questions.map((q, i) => JSON.stringify({ id: q.id, prediction: answer(q, i) })).join('\n') + '\n';
+}

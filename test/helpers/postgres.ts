@@ -1,0 +1,58 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = process.env.CXRBENCH_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+/** A private PostgreSQL cluster on 127.0.0.1 for one test file: its URL and how to stop it. */
+export interface PostgresCluster {
+  url: string;
+  stop(): void;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a PostgreSQL binary as the `postgres` OS user when we are root (initdb refuses root). */
+function asPostgres(command: string, args: string[]): void {
+  const root = process.getuid?.() === 0;
+  const result = root ? spawnSync('runuser', ['-u', 'postgres', '--', join(BIN, command), ...args], { encoding: 'utf8' }) : spawnSync(join(BIN, command), args, { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+}
+
+/**
+ * Starts a throwaway cluster: initdb into a temp dir, pg_ctl on a free port on 127.0.0.1 only (no Unix socket
+ * clash with a system server), trust auth for the local test user. Stop it in an `after` hook.
+ */
+export async function startPostgres(): Promise<PostgresCluster> {
+  if (!existsSync(join(BIN, 'initdb'))) throw new Error(`PostgreSQL 15 binaries not found in ${BIN} (apt-get install postgresql-15), or set CXRBENCH_PG_BIN`);
+  const dir = mkdtempSync(join(tmpdir(), 'cxrbench-pg-'));
+  const data = join(dir, 'data');
+  if (process.getuid?.() === 0) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  asPostgres('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -h 127.0.0.1 -k ${dir} -F -c fsync=off -c full_page_writes=off`, 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
