@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, test } from 'node:test';
+import { launchChromium } from './helpers/browser.js';
+import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl } from './helpers/board.js';
+
+const cluster = lazyCluster();
+after(() => cluster.stop());
+
+for (const dialect of DIALECTS) {
+  test(`browser (${dialect}): sign up, create a token, upload, see the entry ranked, open its category page — in Chromium`, { timeout: 120_000 }, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    await board.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(board.app.server.address() as AddressInfo).port}`;
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      await page.goto(`${base}/signup`);
+      await page.fill('input[name=email]', 'rad@hospital.org');
+      await page.fill('input[name=displayName]', 'Rad');
+      await page.fill('input[name=team]', 'Radiology AI');
+      await page.fill('input[name=password]', 'a strong password');
+      await Promise.all([page.waitForURL(`${base}/account`), page.click('#signup-form button')]);
+
+      await page.fill('#token-form input[name=name]', 'laptop');
+      await Promise.all([page.waitForLoadState('load'), page.click('#token-form button')]);
+      const token = await page.textContent('#new-token');
+      assert.match(token ?? '', /^cxr_/);
+      assert.equal(await page.locator('#tokens tbody tr').count(), 1);
+
+      await page.goto(`${base}/b/demo/submit`);
+      const content = predictionsJsonl(board.questions, (q, i) => (i < 12 ? `{"answer": "${q.answer}", "explanation": "seen on the film"}` : 'unsure'));
+      await page.setInputFiles('input[name=file]', { name: 'preds.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(content) });
+      await page.fill('input[name=name]', 'RadVLM-7B');
+      await page.fill('input[name=organisation]', 'Hospital <b>Lab</b>');
+      await page.check('input[name=openWeights]');
+      await Promise.all([page.waitForURL(/\/entries\//), page.click('#submit-form button[type=submit]')]);
+      assert.match((await page.textContent('h1')) ?? '', /RadVLM-7B/);
+      assert.match((await page.textContent('dl.card')) ?? '', /Hospital <b>Lab<\/b>/, 'markup in a field is shown as text');
+
+      await page.goto(`${base}/b/demo`);
+      const row = page.locator('#leaderboard tbody tr', { hasText: 'RadVLM-7B' });
+      assert.equal(await row.count(), 1);
+      const cells = await row.locator('td').allTextContents();
+      assert.equal(cells[0], '1'); // tier
+      assert.equal(cells[1], '1'); // rank
+      assert.match(cells[4]!, /^\d+\.\d/); // overall with interval
+      assert.match(cells.at(-1)!, /^2 of 14/); // failed extractions
+      // client-side sort by name keeps the row
+      await page.click('a[data-sort=name]');
+      assert.equal(await page.locator('#leaderboard tbody tr').count(), 1);
+
+      await page.click('text=per category');
+      await page.waitForURL(`${base}/b/demo/categories`);
+      assert.ok((await page.locator('#categories tbody tr').count()) > 0);
+      assert.match((await page.textContent('#categories thead')) ?? '', /RadVLM-7B/);
+      await page.screenshot({ path: `${process.env.CXRBENCH_SCREENSHOT_DIR ?? '/tmp'}/board-${dialect}.png`, fullPage: true });
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await board.close();
+    }
+  });
+}
