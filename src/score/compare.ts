@@ -1,10 +1,3 @@
-/** log of n choose k, exact enough for n in the hundreds of thousands. */
-function logChoose(n: number, k: number): number {
-  let s = 0;
-  for (let i = 1; i <= k; i++) s += Math.log(n - k + i) - Math.log(i);
-  return s;
-}
-
 /**
  * Exact (binomial) McNemar test on the discordant pairs: b = items only run A got right, c = only run B.
  * Two-sided p = min(1, 2·P(X ≤ min(b, c))), X ~ Binomial(b + c, ½). Exact for any count, unlike the χ² form.
@@ -13,9 +6,16 @@ export function mcnemarExact(b: number, c: number): number {
   const n = b + c;
   if (n === 0) return 1;
   const k = Math.min(b, c);
-  let tail = 0;
-  for (let i = 0; i <= k; i++) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
-  return Math.min(1, 2 * tail);
+  // log P(X = i) built up term by term (C(n, i+1) = C(n, i)·(n−i)/(i+1)) and summed in log space: O(k), and no
+  // underflow when n is in the tens of thousands (two leaderboard entries can differ on that many items).
+  let logTerm = -n * Math.LN2;
+  let logTail = logTerm;
+  for (let i = 0; i < k; i++) {
+    logTerm += Math.log(n - i) - Math.log(i + 1);
+    const high = Math.max(logTail, logTerm);
+    logTail = high + Math.log(Math.exp(logTail - high) + Math.exp(logTerm - high));
+  }
+  return Math.min(1, 2 * Math.exp(logTail));
 }
 
 /** Holm's step-down adjustment of p-values (family-wise error across tasks), returned in the input order. */

@@ -88,3 +88,11 @@ test('ReXrank overall is the mean of the five task accuracies: the eight publish
     assert.equal(Number(summary.rexrankOverall!.toFixed(4)), overall, model);
   }
 });
+
+test('mcnemarExact at leaderboard scale (tens of thousands of discordant items) agrees with the continuity-corrected normal approximation', () => {
+  // z = (|b − c| − 1) / √(b + c) = 399 / √20400 = 2.7936 → two-sided p = 0.00521
+  const p = mcnemarExact(10_000, 10_400);
+  assert.ok(Math.abs(p - 0.00521) < 0.0001, String(p));
+  assert.equal(mcnemarExact(20_000, 20_000), 1);
+  assert.ok(mcnemarExact(0, 40_000) < 1e-300 || mcnemarExact(0, 40_000) === 0);
+});
