@@ -118,6 +118,28 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('uploads per address are rate-limited before anything is read; reported rows are listed as reported, not verified here', async () => {
+      const board = await demoBoard(dialect, cluster.get, { uploadsPerWindow: 2 });
+      try {
+        const token = await tokenFor(board.app, await signUp(board.app, 'rl@lab.org', 'Team RL'));
+        const codes: number[] = [];
+        for (let i = 0; i < 3; i++) codes.push((await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content: '{broken' }, { model: MODEL }) })).statusCode);
+        assert.deepEqual(codes, [400, 400, 429]);
+        const { importReported } = await import('../src/board/import-reported.js');
+        const { benchmarkBySlug } = await import('../src/store/benchmarks.js');
+        assert.equal(await importReported(board.store, 'test', (await benchmarkBySlug(board.store, 'demo'))!), 8);
+        assert.equal(await importReported(board.store, 'test', (await benchmarkBySlug(board.store, 'demo'))!), 0, 'importing twice adds nothing');
+        const page = await board.app.inject({ url: '/b/demo' });
+        assert.equal((page.body.match(/reported, not verified here/g) ?? []).length, 8);
+        assert.match(page.body, /MedGemma-4B-it/);
+        const api = (await board.app.inject({ url: '/api/benchmarks/demo/leaderboard' })).json() as { entries: { kind: string; tier: number | null; overall: number; unparseable: number; model: { name: string } }[] };
+        const llava = api.entries.find((e) => e.model.name === 'LLaVA-1.5-7B')!;
+        assert.deepEqual([llava.kind, llava.tier, llava.overall, llava.unparseable], ['reported', null, 0.2661, 971]);
+      } finally {
+        await board.close();
+      }
+    });
+
     test('injection payloads in every text field are stored as text and rendered inert', async () => {
       const board = await demoBoard(dialect, cluster.get);
       try {

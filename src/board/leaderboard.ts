@@ -1,21 +1,10 @@
 import { mcnemarExact } from '../score/compare.js';
+import type { EntryTable } from '../store/schema.js';
 import type { EntryMetrics } from './score-submission.js';
 import type { ModelCard } from './model-card.js';
 
 /** An entry as the store returns it (per-item results included: used here, never passed on). */
-export interface StoredEntry {
-  submission_id: string;
-  metrics_json: string;
-  rexrank_overall: number;
-  micro_accuracy: number;
-  n: number;
-  unparseable: number;
-  item_results: string;
-  created_at: string;
-  kind: string;
-  model_json: string;
-  team_name: string | null;
-}
+export type StoredEntry = Omit<EntryTable, 'benchmark_id'> & { kind: string; model_json: string; team_name: string | null };
 
 /** One row of a public leaderboard. */
 export interface LeaderboardRow {

@@ -1,0 +1,5 @@
+// Copies the non-TypeScript files the code reads at run time (prompt templates, the board's CSS and script)
+// next to the compiled JavaScript, so an installed package (dist/) finds them where the sources do.
+import { cpSync } from 'node:fs';
+
+for (const dir of ['prompt/templates', 'server/public']) cpSync(new URL(`../src/${dir}`, import.meta.url), new URL(`../dist/${dir}`, import.meta.url), { recursive: true });
