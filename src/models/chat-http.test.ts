@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChatBodySerializer, encodeImagePart } from './chat-http.js';
+import { ChatBodySerializer, encodeImagePart, isCanonicalBase64 } from './chat-http.js';
 
 test('ChatBodySerializer: the bytes are exactly JSON.stringify in UTF-8, for system, string and multi-part messages, cached, evicted or not', () => {
   const serializer = new ChatBodySerializer(500); // room for two image parts: the third evicts
@@ -48,4 +48,9 @@ test('encodeImagePart: exactly JSON.stringify for base64 data URLs (fast path) a
       assert.equal(encodeImagePart(part).toString('utf8'), JSON.stringify(part), url);
     }
   }
+});
+
+test('isCanonicalBase64: padded standard base64 only', () => {
+  for (const bytes of [0, 1, 2, 3, 4, 5, 100]) assert.equal(isCanonicalBase64(Buffer.alloc(bytes, 0xfb).toString('base64')), true, `${bytes} bytes`);
+  for (const bad of ['QUJD"QUJ', 'QUJD\\QUJ', 'QUJD QUJ', 'QUJ\nQUJD', 'QU=DQUJD', 'QUJDQUJ', 'QUJDé===', 'QUJDéUJD', '\u20acUJDQUJD', 'QUJD\u0001UJD', 'QUJDQUJ\u00ff']) assert.equal(isCanonicalBase64(bad), false, JSON.stringify(bad));
 });
