@@ -22,11 +22,15 @@ async function freePort(): Promise<number> {
   });
 }
 
+// runuser lives in /usr/sbin, which a CI's PATH may not include.
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((p) => existsSync(p)) ?? 'runuser';
+
 /** Runs a PostgreSQL binary as the `postgres` OS user when we are root (initdb refuses root). */
 function asPostgres(command: string, args: string[]): void {
   const root = process.getuid?.() === 0;
-  const result = root ? spawnSync('runuser', ['-u', 'postgres', '--', join(BIN, command), ...args], { encoding: 'utf8' }) : spawnSync(join(BIN, command), args, { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+  const result = root ? spawnSync(RUNUSER, ['-u', 'postgres', '--', join(BIN, command), ...args], { encoding: 'utf8' }) : spawnSync(join(BIN, command), args, { encoding: 'utf8' });
+  if (result.error) throw new Error(`${command}: cannot start ${root ? RUNUSER : join(BIN, command)}: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${command} failed (exit ${result.status}): ${result.stderr || result.stdout}`);
 }
 
 /**
