@@ -86,6 +86,23 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('the total limit per team holds across days', async () => {
+      const board = await demoBoard(dialect, cluster.get, {}, { dailyLimit: 10, totalLimit: 2 });
+      try {
+        const token = await tokenFor(board.app, await signUp(board.app, 'tl@lab.org', 'Team TL'));
+        const content = predictionsJsonl(board.questions, (q) => q.answer);
+        const post = () => board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content }, { model: MODEL }) });
+        assert.equal((await post()).statusCode, 201);
+        await board.store.db.updateTable('submissions').set({ day: '2020-01-01' }).execute(); // an earlier day
+        assert.equal((await post()).statusCode, 201);
+        const third = await post();
+        assert.equal(third.statusCode, 429);
+        assert.match(third.body, /used all 2 submissions/);
+      } finally {
+        await board.close();
+      }
+    });
+
     test('limits and access: upload size, closed benchmark, revoked token, CSRF, login attempts', async () => {
       const board = await demoBoard(dialect, cluster.get, { maxUploadBytes: 2000, loginAttempts: 3 });
       try {
