@@ -84,8 +84,9 @@ export async function revokeToken(store: Store, userId: string, tokenId: string)
 }
 
 export async function tokenUser(store: Store, token: string): Promise<User | null> {
-  const row = await store.db.selectFrom('api_tokens').select(['id', 'user_id']).where('token_hash', '=', secretHash(token)).where('revoked_at', 'is', null).executeTakeFirst();
+  const row = await store.db.selectFrom('api_tokens').select(['id', 'user_id', 'last_used_at']).where('token_hash', '=', secretHash(token)).where('revoked_at', 'is', null).executeTakeFirst();
   if (!row) return null;
-  await store.db.updateTable('api_tokens').set({ last_used_at: now() }).where('id', '=', row.id).execute();
+  // A write per API call would serialise a busy script's requests on SQLite: record use once a minute at most.
+  if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > 60_000) await store.db.updateTable('api_tokens').set({ last_used_at: now() }).where('id', '=', row.id).execute();
   return (await userQuery(store).where('users.id', '=', row.user_id).executeTakeFirst()) ?? null;
 }

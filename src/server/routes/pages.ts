@@ -53,7 +53,7 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
     const benchmark = await benchmarkBySlug(ctx.store, entry.slug);
     const row = (await ctx.boards.rows(benchmark!.id)).find((r) => r.id === entry.submission_id);
     if (!row) return page(reply, request, 'Not found', html`<h1>No such entry</h1>`, 404);
-    return page(reply, request, row.model.name, entryPage({ slug: entry.slug, title: entry.title, version: entry.version, fileName: entry.file_name, team: entry.team_name }, row));
+    return page(reply, request, row.model.name, entryPage({ slug: entry.slug, title: entry.title, version: entry.version, team: entry.team_name }, row));
   });
 
   app.get<{ Params: { slug: string } }>('/b/:slug/submit', async (request, reply) => {

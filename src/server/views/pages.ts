@@ -86,7 +86,7 @@ ${categories.map((c) => html`<tr><th scope="row">${c}</th>${verified.map((r) => 
 </tbody></table>`;
 }
 
-export function entryPage(entry: { slug: string; title: string; version: string; fileName: string; team: string | null }, row: LeaderboardRow): Html {
+export function entryPage(entry: { slug: string; title: string; version: string; team: string | null }, row: LeaderboardRow): Html {
   const m = row.model;
   return html`<h1>${m.name}${badge(row)}</h1>
 <dl class="card"><dt>Benchmark</dt><dd><a href="/b/${entry.slug}">${entry.title}</a> (version ${entry.version})</dd>
