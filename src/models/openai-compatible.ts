@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatMessage, Failure, ModelRequest, ModelResponse } from '../core/model-io.js';
 import type { AdapterSpec, BatchApi, ModelAdapter } from './adapter.js';
 import { ChatBodySerializer, HttpStatusError, postChatCompletion } from './chat-http.js';
@@ -68,13 +68,22 @@ function retryAfterMs(headers: Headers | undefined): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+// The SDK serves only the Batch API; it is loaded on first use (~0.15 s of start-up every run would pay).
+let sdk: typeof import('openai') | null = null;
+async function loadSdk(): Promise<typeof import('openai')> {
+  sdk ??= await import('openai');
+  return sdk;
+}
+
 /** Classifies an error from the OpenAI SDK (or from our own checks) into the runner's failure kinds. */
 export function classifyOpenAIError(error: unknown): Failure {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', message };
-  if (error instanceof OpenAI.APIUserAbortError) return { kind: 'timeout', message: 'request aborted (timeout or stop)' };
-  if (error instanceof OpenAI.APIConnectionError) return { kind: 'network', message: error.cause instanceof Error ? `${message}: ${error.cause.message}` : message };
-  if (error instanceof OpenAI.APIError || error instanceof HttpStatusError) {
+  // SDK errors exist only once the SDK is loaded (batch calls); chat calls throw the errors of chat-http.ts.
+  const SDK = sdk?.default;
+  if (SDK && error instanceof SDK.APIConnectionTimeoutError) return { kind: 'timeout', message };
+  if (SDK && error instanceof SDK.APIUserAbortError) return { kind: 'timeout', message: 'request aborted (timeout or stop)' };
+  if (SDK && error instanceof SDK.APIConnectionError) return { kind: 'network', message: error.cause instanceof Error ? `${message}: ${error.cause.message}` : message };
+  if ((SDK && error instanceof SDK.APIError) || error instanceof HttpStatusError) {
     const status = error.status;
     const after = retryAfterMs(error.headers);
     const base = { message, ...(status !== undefined ? { status } : {}), ...(after !== undefined ? { retryAfterMs: after } : {}) };
@@ -116,16 +125,18 @@ function responseOf(completion: OpenAI.Chat.ChatCompletion | undefined): ModelRe
 }
 
 /** OpenAI's Batch API (files + batches), used through the first endpoint. */
-function batchApi(config: OpenAICompatibleConfig, client: OpenAI): BatchApi {
+function batchApi(config: OpenAICompatibleConfig, clientOf: () => Promise<OpenAI>): BatchApi {
   return {
     line: (request, customId) => JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body: requestBody(config, request) }),
     async submit(file, signal) {
+      const client = await clientOf();
+      const { toFile } = await loadSdk();
       const uploaded = await client.files.create({ file: await toFile(createReadStream(file), file.split('/').pop()!), purpose: 'batch' }, { signal });
       const job = await client.batches.create({ input_file_id: uploaded.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal });
       return job.id;
     },
     async poll(jobId, signal) {
-      const job = await client.batches.retrieve(jobId, { signal });
+      const job = await (await clientOf()).batches.retrieve(jobId, { signal });
       const counts = job.request_counts ? ` (${job.request_counts.completed}/${job.request_counts.total} done, ${job.request_counts.failed} failed)` : '';
       if (job.status === 'completed') return { state: 'done', detail: `completed${counts}` };
       if (job.status === 'failed' || job.status === 'expired' || job.status === 'cancelled') {
@@ -136,6 +147,7 @@ function batchApi(config: OpenAICompatibleConfig, client: OpenAI): BatchApi {
       return { state: 'running', detail: `${job.status}${counts}` };
     },
     async collect(jobId, signal) {
+      const client = await clientOf();
       const job = await client.batches.retrieve(jobId, { signal });
       const results = new Map<string, { response?: ModelResponse; error?: Failure }>();
       for (const fileId of [job.output_file_id, job.error_file_id]) {
@@ -176,7 +188,8 @@ export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: Nod
   const headers = Object.fromEntries(Object.entries(config.headers).map(([k, v]) => [k, resolveEnv(v, `header ${k}`, env)]));
   const clients = config.endpoints.map((baseURL) => ({ baseURL, inFlight: 0 }));
   // The SDK serves only the Batch API (files, batches), through the first endpoint; chat calls go through chat-http.ts.
-  const batchClient = new OpenAI({ baseURL: config.endpoints[0], apiKey, maxRetries: 0, timeout: 24 * 3600 * 1000, defaultHeaders: headers, defaultQuery: config.query });
+  let batchClient: OpenAI | null = null;
+  const batchClientOf = async () => (batchClient ??= new (await loadSdk()).default({ baseURL: config.endpoints[0], apiKey, maxRetries: 0, timeout: 24 * 3600 * 1000, defaultHeaders: headers, defaultQuery: config.query }));
   let turn = 0;
   const serializer = new ChatBodySerializer();
   const requestHeaders = { authorization: `Bearer ${apiKey}`, ...headers };
@@ -204,7 +217,7 @@ export function openAICompatibleAdapter(config: OpenAICompatibleConfig, env: Nod
       }
     },
     classifyError: classifyOpenAIError,
-    batch: batchApi(config, batchClient),
+    batch: batchApi(config, batchClientOf),
     async preflight(signal) {
       for (const { baseURL } of clients) {
         const url = `${baseURL.replace(/\/+$/, '')}/models`;

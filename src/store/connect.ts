@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { Migrator, type MigrationProvider } from 'kysely/migration';
+import type { Kysely } from 'kysely';
+import type { MigrationProvider } from 'kysely/migration';
 import { CxrError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
@@ -16,6 +16,12 @@ export interface Store {
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+// Kysely and the drivers are loaded when a store is opened: every other command starts ~0.15 s faster.
+async function migrator(store: Store) {
+  const { Migrator } = await import('kysely/migration');
+  return new Migrator({ db: store.db, provider });
+}
 
 /** Hides the password of a postgres:// URL. */
 function redact(url: string): string {
@@ -35,7 +41,7 @@ function redact(url: string): string {
 export async function openStore(options: { databaseUrl?: string | undefined; sqliteFile: string }): Promise<Store> {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    const { default: pg } = await import('pg');
+    const [{ default: pg }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
     const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const store: Store = { db, dialect: 'postgres', location: redact(url), close: () => db.destroy() };
@@ -49,7 +55,7 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
     return store;
   }
   if (url) throw new CxrError('bad-option', `DATABASE_URL ${redact(url)}: expected postgres://user:password@host:port/database (leave it unset for the SQLite file)`);
-  const { default: SQLite } = await import('better-sqlite3');
+  const [{ default: SQLite }, { Kysely, SqliteDialect }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
   mkdirSync(dirname(options.sqliteFile), { recursive: true });
   let database: InstanceType<typeof SQLite>;
   try {
@@ -68,14 +74,14 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
 
 /** Applies every pending migration; returns the names applied now. */
 export async function migrate(store: Store): Promise<string[]> {
-  const { results, error } = await new Migrator({ db: store.db, provider }).migrateToLatest();
+  const { results, error } = await (await migrator(store)).migrateToLatest();
   if (error) throw new CxrError('db-migration', `migrating ${store.location} failed: ${(error as Error).message}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** Throws, saying how to fix it, unless every migration is applied. */
 export async function assertMigrated(store: Store): Promise<void> {
-  const migrations = await new Migrator({ db: store.db, provider }).getMigrations();
+  const migrations = await (await migrator(store)).getMigrations();
   const pending = migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
   if (pending.length > 0) {
     throw new CxrError('db-unmigrated', `the database ${store.location} is not migrated (pending: ${pending.join(', ')}). Run \`cxrbench db migrate\`, or start with \`cxrbench serve --migrate\`.`);
