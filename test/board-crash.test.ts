@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { loadBenchmarkFromDataset } from '../src/board/load-benchmark.js';
 import { createToken, createUser } from '../src/store/accounts.js';
-import { migrate, openStore } from '../src/store/connect.js';
+import { DIALECTS, freshStore, lazyCluster } from './helpers/board.js';
 import { detectLayout } from '../src/dataset/layout.js';
 import { readQuestions } from '../src/dataset/read-dataset.js';
 import { tempDir } from './helpers/records.js';
@@ -15,8 +14,14 @@ import { writeSyntheticRexvqa } from './helpers/synthetic-dataset.js';
 
 const bin = fileURLToPath(new URL('../bin/cxrbench.js', import.meta.url));
 
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, 'serve', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+const cluster = lazyCluster();
+after(() => cluster.stop());
+
+async function startServer(dataDir: string, port: number, databaseUrl: string | undefined): Promise<ChildProcess> {
+  const env = { ...process.env };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [bin, 'serve', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -25,56 +30,59 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   return child;
 }
 
-test('crash: a server killed while scoring leaves no half-scored entry; after restart the submission is marked and can be retried', { timeout: 180_000 }, async () => {
-  // A 20K-question hidden set, so scoring (1,000 study-bootstrap resamples per cell) takes long enough to be caught.
-  const root = tempDir();
-  mkdirSync(join(root, 'metadata'));
-  await writeSyntheticRexvqa(join(root, 'metadata', 'test_vqa_data.json'), { records: 20_000, recordBytes: 400, seed: 3 });
-  const dataDir = tempDir();
-  const store = await openStore({ sqliteFile: join(dataDir, 'board.sqlite') });
-  await migrate(store);
-  await loadBenchmarkFromDataset(store, 'test', root, 'test', { slug: 'big', title: 'Big', version: '1', dailyLimit: 5, totalLimit: 10, open: true });
-  const user = await createUser(store, { email: 'k@lab.org', password: 'long password here', displayName: 'k', teamName: 'K' });
-  const { token } = await createToken(store, user.id, 'ci');
-  await store.close();
-  const lines: string[] = [];
-  for await (const q of readQuestions(detectLayout(root), ['test'])) lines.push(JSON.stringify({ id: q.id, prediction: q.answer }));
+for (const dialect of DIALECTS) {
+  test(`crash (${dialect}): a server killed while scoring leaves no half-scored entry; after restart the submission is marked and can be retried`, { timeout: 180_000 }, async () => {
+    // A 20K-question hidden set, so scoring (1,000 study-bootstrap resamples per cell) takes long enough to be caught.
+    const root = tempDir();
+    mkdirSync(join(root, 'metadata'));
+    await writeSyntheticRexvqa(join(root, 'metadata', 'test_vqa_data.json'), { records: 20_000, recordBytes: 400, seed: 3 });
+    const store = await freshStore(dialect, cluster.get);
+    const dataDir = dialect === 'sqlite' ? store.location.replace(/\/board\.sqlite$/, '') : tempDir();
+    const databaseUrl = dialect === 'postgres' ? store.url : undefined;
+    await loadBenchmarkFromDataset(store, 'test', root, 'test', { slug: 'big', title: 'Big', version: '1', dailyLimit: 5, totalLimit: 10, open: true });
+    const user = await createUser(store, { email: 'k@lab.org', password: 'long password here', displayName: 'k', teamName: 'K' });
+    const { token } = await createToken(store, user.id, 'ci');
+    const lines: string[] = [];
+    for await (const q of readQuestions(detectLayout(root), ['test'])) lines.push(JSON.stringify({ id: q.id, prediction: q.answer }));
+    // The test watches the database through its own connection while the server works.
+    const stateNow = async () => (await store.db.selectFrom('submissions').select('state').executeTakeFirst())?.state;
+    const entries = async () => (await store.db.selectFrom('entries').select('submission_id').execute()).length;
 
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  let server = await startServer(dataDir, port);
-  const form = new FormData();
-  form.append('model', JSON.stringify({ name: 'Crashy' }));
-  form.append('file', new Blob([lines.join('\n')]), 'p.jsonl');
-  const upload = fetch(`http://127.0.0.1:${port}/api/benchmarks/big/submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }).catch((e: Error) => e);
-  const watcher = new Database(join(dataDir, 'board.sqlite'), { readonly: true });
-  let state: string | undefined;
-  for (let i = 0; i < 2000 && state !== 'scoring'; i++) {
-    state = (watcher.prepare('select state from submissions').get() as { state: string } | undefined)?.state;
-    if (state !== 'scoring') await new Promise((r) => setTimeout(r, 5));
-  }
-  assert.equal(state, 'scoring', 'caught the server while scoring');
-  server.kill('SIGKILL');
-  await new Promise((r) => server.on('exit', r));
-  assert.ok((await upload) instanceof Error, 'the upload connection died with the server');
-  assert.equal((watcher.prepare('select count(*) n from entries').get() as { n: number }).n, 0, 'no entry while scoring');
-
-  server = await startServer(dataDir, port);
-  try {
-    const board = (await (await fetch(`http://127.0.0.1:${port}/api/benchmarks/big/leaderboard`)).json()) as { entries: unknown[] };
-    assert.deepEqual(board.entries, [], 'no half-scored entry is visible');
-    const mine = (await (await fetch(`http://127.0.0.1:${port}/api/submissions`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string; state: string; error: string }[];
-    assert.equal(mine.length, 1);
-    assert.equal(mine[0]!.state, 'failed');
-    assert.match(mine[0]!.error, /interrupted .*retry/);
-    const retry = await fetch(`http://127.0.0.1:${port}/api/submissions/${mine[0]!.id}/retry`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-    assert.equal(retry.status, 200, await retry.clone().text());
-    const after = (await (await fetch(`http://127.0.0.1:${port}/api/benchmarks/big/leaderboard`)).json()) as { entries: { micro: number; n: number }[] };
-    assert.equal(after.entries.length, 1);
-    assert.equal(after.entries[0]!.n, 20_000);
-    assert.equal(after.entries[0]!.micro, 1);
-  } finally {
-    watcher.close();
-    server.kill('SIGTERM');
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    let server = await startServer(dataDir, port, databaseUrl);
+    const form = new FormData();
+    form.append('model', JSON.stringify({ name: 'Crashy' }));
+    form.append('file', new Blob([lines.join('\n')]), 'p.jsonl');
+    const upload = fetch(`http://127.0.0.1:${port}/api/benchmarks/big/submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }).catch((e: Error) => e);
+    let state: string | undefined;
+    for (let i = 0; i < 2000 && state !== 'scoring'; i++) {
+      state = await stateNow();
+      if (state !== 'scoring') await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.equal(state, 'scoring', 'caught the server while scoring');
+    server.kill('SIGKILL');
     await new Promise((r) => server.on('exit', r));
-  }
-});
+    assert.ok((await upload) instanceof Error, 'the upload connection died with the server');
+    assert.equal(await entries(), 0, 'no entry while scoring');
+
+    server = await startServer(dataDir, port, databaseUrl);
+    try {
+      const board = (await (await fetch(`http://127.0.0.1:${port}/api/benchmarks/big/leaderboard`)).json()) as { entries: unknown[] };
+      assert.deepEqual(board.entries, [], 'no half-scored entry is visible');
+      const mine = (await (await fetch(`http://127.0.0.1:${port}/api/submissions`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string; state: string; error: string }[];
+      assert.equal(mine.length, 1);
+      assert.equal(mine[0]!.state, 'failed');
+      assert.match(mine[0]!.error, /interrupted .*retry/);
+      const retry = await fetch(`http://127.0.0.1:${port}/api/submissions/${mine[0]!.id}/retry`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      assert.equal(retry.status, 200, await retry.clone().text());
+      const after = (await (await fetch(`http://127.0.0.1:${port}/api/benchmarks/big/leaderboard`)).json()) as { entries: { micro: number; n: number }[] };
+      assert.equal(after.entries.length, 1);
+      assert.equal(after.entries[0]!.n, 20_000);
+      assert.equal(after.entries[0]!.micro, 1);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.on('exit', r));
+      await store.close();
+    }
+  });
+}

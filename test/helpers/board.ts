@@ -15,8 +15,11 @@ import { tempDir } from './records.js';
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
-/** A fresh, migrated store of the given kind (a new database per call; PostgreSQL from a shared private cluster). */
-export async function freshStore(dialect: Dialect, cluster: () => Promise<PostgresCluster>): Promise<Store> {
+/**
+ * A fresh, migrated store of the given kind (a new database per call; PostgreSQL from a shared private cluster),
+ * with the URL a server process would use for it (PostgreSQL) — SQLite's file is its `location`.
+ */
+export async function freshStore(dialect: Dialect, cluster: () => Promise<PostgresCluster>): Promise<Store & { url?: string }> {
   if (dialect === 'sqlite') {
     const store = await openStore({ sqliteFile: join(tempDir(), 'board.sqlite') });
     await migrate(store);
@@ -27,9 +30,10 @@ export async function freshStore(dialect: Dialect, cluster: () => Promise<Postgr
   const admin = await openStore({ databaseUrl: pg.url, sqliteFile: '' });
   await sql`create database ${sql.raw(name)}`.execute(admin.db);
   await admin.close();
-  const store = await openStore({ databaseUrl: pg.url.replace(/\/postgres$/, `/${name}`), sqliteFile: '' });
+  const url = pg.url.replace(/\/postgres$/, `/${name}`);
+  const store = await openStore({ databaseUrl: url, sqliteFile: '' });
   await migrate(store);
-  return store;
+  return Object.assign(store, { url });
 }
 
 /** One private PostgreSQL cluster per test file, started on first use. */
