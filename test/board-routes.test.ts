@@ -86,6 +86,39 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('teams: a member makes an invite code (shown once, stored hashed); a teammate joins with it and shares the team\'s limits', async () => {
+      const board = await demoBoard(dialect, cluster.get, {}, { dailyLimit: 1, totalLimit: 10 });
+      try {
+        const first = await signUp(board.app, 'lead@lab.org', 'Team Invite');
+        const page = await board.app.inject({ method: 'POST', url: '/account/invite', headers: { cookie: first.cookie }, payload: { _csrf: first.csrf } });
+        const code = /<code id="invite-code">([^<]+)<\/code>/.exec(page.body)![1]!;
+        const stored = await board.store.db.selectFrom('teams').select('invite_hash').executeTakeFirstOrThrow();
+        assert.ok(stored.invite_hash && stored.invite_hash !== code);
+        const wrong = await board.app.inject({ method: 'POST', url: '/signup', payload: { email: 'x@lab.org', password: 'correct horse battery', invite: 'team_nope' } });
+        assert.equal(wrong.statusCode, 400);
+        assert.match(wrong.body, /invite code is not valid/);
+        const joined = await board.app.inject({ method: 'POST', url: '/signup', payload: { email: 'mate@lab.org', password: 'correct horse battery', invite: code } });
+        assert.equal(joined.statusCode, 303);
+        const teams = await board.store.db.selectFrom('users').select(['email', 'team_id']).orderBy('email').execute();
+        assert.equal(teams[0]!.team_id, teams[1]!.team_id);
+        // one submission a day for the team, whoever submits it
+        const content = predictionsJsonl(board.questions, (q) => q.answer);
+        const t1 = await tokenFor(board.app, first);
+        const mateSession = { cookie: String(joined.headers['set-cookie']).split(';')[0]!, csrf: '' };
+        mateSession.csrf = /name="_csrf" value="([^"]+)"/.exec((await board.app.inject({ url: '/account', headers: { cookie: mateSession.cookie } })).body)![1]!;
+        const t2 = await tokenFor(board.app, mateSession);
+        const post = (token: string) => board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content }, { model: MODEL }) });
+        assert.equal((await post(t1)).statusCode, 201);
+        assert.equal((await post(t2)).statusCode, 429);
+        const newer = await board.app.inject({ method: 'POST', url: '/account/invite', headers: { cookie: first.cookie }, payload: { _csrf: first.csrf } });
+        assert.notEqual(/<code id="invite-code">([^<]+)<\/code>/.exec(newer.body)![1], code);
+        const stale = await board.app.inject({ method: 'POST', url: '/signup', payload: { email: 'late@lab.org', password: 'correct horse battery', invite: code } });
+        assert.equal(stale.statusCode, 400, 'a replaced code no longer works');
+      } finally {
+        await board.close();
+      }
+    });
+
     test('the total limit per team holds across days', async () => {
       const board = await demoBoard(dialect, cluster.get, {}, { dailyLimit: 10, totalLimit: 2 });
       try {

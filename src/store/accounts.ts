@@ -9,8 +9,11 @@ export type User = Omit<UserTable, 'password_hash'> & { team_name: string | null
 const SESSION_DAYS = 14;
 const now = () => new Date().toISOString();
 
-/** Creates a user and, when a team name is given, a new team it belongs to. Email and team name must be free. */
-export async function createUser(store: Store, input: { email: string; password: string; displayName: string; teamName?: string | null; admin?: boolean }): Promise<User> {
+/**
+ * Creates a user and, when a team name is given, a new team it belongs to (the name must be free); with an
+ * invite code instead, the user joins the team whose current code it is.
+ */
+export async function createUser(store: Store, input: { email: string; password: string; displayName: string; teamName?: string | null; inviteCode?: string | null; admin?: boolean }): Promise<User> {
   const email = input.email.trim().toLowerCase();
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 200) throw new CxrError('bad-option', `"${input.email}" is not an email address`);
   const problem = passwordProblem(input.password);
@@ -21,15 +24,22 @@ export async function createUser(store: Store, input: { email: string; password:
   return store.db.transaction().execute(async (tx) => {
     if (await tx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new CxrError('conflict', `an account for ${email} exists already`);
     let teamId: string | null = null;
-    if (teamName) {
+    let joined: string | null = null;
+    const invite = input.inviteCode?.trim();
+    if (invite) {
+      const team = await tx.selectFrom('teams').select(['id', 'name']).where('invite_hash', '=', secretHash(invite)).executeTakeFirst();
+      if (!team) throw new CxrError('not-found', 'that invite code is not valid (ask a team member for the current one)');
+      teamId = team.id;
+      joined = team.name;
+    } else if (teamName) {
       if (await tx.selectFrom('teams').select('id').where('name', '=', teamName).executeTakeFirst()) throw new CxrError('conflict', `the team name "${teamName}" is taken`);
       teamId = randomUUID();
-      await tx.insertInto('teams').values({ id: teamId, name: teamName, created_at: now() }).execute();
+      await tx.insertInto('teams').values({ id: teamId, name: teamName, created_at: now(), invite_hash: null }).execute();
     }
     const user = { id: randomUUID(), email, display_name: displayName, password_hash: passwordHash, is_admin: input.admin ? 1 : 0, team_id: teamId, created_at: now() };
     await tx.insertInto('users').values(user).execute();
     const { password_hash: _hidden, ...rest } = user;
-    return { ...rest, team_name: teamName };
+    return { ...rest, team_name: joined ?? teamName };
   });
 }
 
@@ -89,4 +99,11 @@ export async function tokenUser(store: Store, token: string): Promise<User | nul
   // A write per API call would serialise a busy script's requests on SQLite: record use once a minute at most.
   if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > 60_000) await store.db.updateTable('api_tokens').set({ last_used_at: now() }).where('id', '=', row.id).execute();
   return (await userQuery(store).where('users.id', '=', row.user_id).executeTakeFirst()) ?? null;
+}
+
+/** Makes a new invite code for a team (replacing the previous one); returned once, stored as sha256. */
+export async function newInviteCode(store: Store, teamId: string): Promise<string> {
+  const code = newSecret('team_').slice(0, 29);
+  await store.db.updateTable('teams').set({ invite_hash: secretHash(code) }).where('id', '=', teamId).execute();
+  return code;
 }

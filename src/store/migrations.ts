@@ -104,4 +104,10 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002-team-invites': {
+    async up(db: Kysely<unknown>) {
+      // sha256 of the team's current invite code (shown once to a member; a new code replaces the old one).
+      await db.schema.alterTable('teams').addColumn('invite_hash', 'text').execute();
+    },
+  },
 };

@@ -6,6 +6,8 @@ export interface TeamTable {
   id: string;
   name: string;
   created_at: string;
+  /** sha256 of the current invite code, or null when none was made. */
+  invite_hash: string | null;
 }
 
 export interface UserTable {

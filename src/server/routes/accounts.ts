@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CxrError } from '../../core/errors.js';
-import { checkLogin, createSession, createToken, createUser, endSession, listTokens, revokeToken } from '../../store/accounts.js';
+import { checkLogin, createSession, createToken, createUser, endSession, listTokens, newInviteCode, revokeToken } from '../../store/accounts.js';
 import { csrfOk, requireCaller, SESSION_COOKIE, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { html, type Html } from '../views/html.js';
@@ -29,7 +29,8 @@ function signupForm(message: string | null, values: Form = {}): Html {
 <form method="post" action="/signup" class="stack" id="signup-form">
 <label>Email <input type="email" name="email" value="${values.email ?? ''}" required autocomplete="username"></label>
 <label>Display name <input name="displayName" value="${values.displayName ?? ''}" maxlength="80"></label>
-<label>Team name (a new team; you can submit for it) <input name="team" value="${values.team ?? ''}" required maxlength="80"></label>
+<label>New team name (you can submit for it) <input name="team" value="${values.team ?? ''}" maxlength="80"></label>
+<label>…or an invite code from a team member (join their team) <input name="invite" value="${values.invite ?? ''}" maxlength="80" autocomplete="off"></label>
 <label>Password (at least 10 characters) <input type="password" name="password" required minlength="10" autocomplete="new-password"></label><button>Create account</button></form>`;
 }
 
@@ -47,8 +48,8 @@ export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void 
     if (!ctx.options.openSignup) return page(reply, request, 'Sign up', html`<p>Accounts are created by the board's administrators.</p>`, 403);
     const form = request.body ?? {};
     try {
-      const user = await createUser(ctx.store, { email: form.email ?? '', password: form.password ?? '', displayName: form.displayName ?? '', teamName: form.team ?? '' });
-      if (!user.team_id) return page(reply, request, 'Sign up', signupForm('a team name is required', form), 400);
+      if (!form.team?.trim() && !form.invite?.trim()) return page(reply, request, 'Sign up', signupForm('give a new team name or an invite code', form), 400);
+      const user = await createUser(ctx.store, { email: form.email ?? '', password: form.password ?? '', displayName: form.displayName ?? '', teamName: form.team ?? '', inviteCode: form.invite ?? '' });
       return await startSession(reply, user.id, '/account');
     } catch (error) {
       if (error instanceof CxrError) return page(reply, request, 'Sign up', signupForm(error.message, form), 400);
@@ -83,7 +84,7 @@ export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void 
     return reply.redirect('/', 303);
   });
 
-  const accountPage = async (request: FastifyRequest & { caller: NonNullable<FastifyRequest['caller']> }, reply: FastifyReply, fresh: { name: string; token: string } | null) => {
+  const accountPage = async (request: FastifyRequest & { caller: NonNullable<FastifyRequest['caller']> }, reply: FastifyReply, fresh: { name: string; token: string } | null, invite: string | null = null) => {
     const viewer = viewerOf(request)!;
     const tokens = await listTokens(ctx.store, request.caller.user.id);
     return page(reply, request, 'Account', html`<h1>Account</h1><p>${request.caller.user.email} · team ${request.caller.user.team_name ?? '—'}</p>
@@ -91,8 +92,18 @@ ${fresh ? html`<div class="token" role="status"><p>New token "${fresh.name}" —
 <h2>API tokens</h2><table class="board" id="tokens"><thead><tr><th>Name</th><th>Starts with</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>
 ${tokens.map((t) => html`<tr><td>${t.name}</td><td><code>${t.prefix}…</code></td><td>${t.created_at.slice(0, 10)}</td><td>${t.last_used_at?.slice(0, 16).replace('T', ' ') ?? '—'}</td>
 <td>${t.revoked_at ? 'revoked' : html`<form method="post" action="/account/tokens/${t.id}/revoke"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Revoke</button></form>`}</td></tr>`)}</tbody></table>
-<form method="post" action="/account/tokens" class="inline" id="token-form"><input type="hidden" name="_csrf" value="${viewer.csrf}"><label>Name <input name="name" required maxlength="80"></label><button>Create token</button></form>`);
+<form method="post" action="/account/tokens" class="inline" id="token-form"><input type="hidden" name="_csrf" value="${viewer.csrf}"><label>Name <input name="name" required maxlength="80"></label><button>Create token</button></form>
+${request.caller.user.team_id ? html`<h2>Team invite</h2>${invite ? html`<div class="token" role="status"><p>Invite code for ${request.caller.user.team_name} — share it with teammates; it is not shown again, and a new one replaces it:</p><code id="invite-code">${invite}</code></div>` : ''}
+<form method="post" action="/account/invite" class="inline" id="invite-form"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>New invite code</button></form>` : ''}`);
   };
+
+  app.post<{ Body: Form }>('/account/invite', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    if (!csrfOk(request, request.body?._csrf) || !request.caller.user.team_id) return page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed), or you have no team.</p>`, 403);
+    const code = await newInviteCode(ctx.store, request.caller.user.team_id);
+    reply.header('cache-control', 'no-store');
+    return accountPage(request, reply, null, code);
+  });
 
   app.get('/account', async (request, reply) => {
     if (!requireCaller(request, reply, false)) return reply;
