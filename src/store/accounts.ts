@@ -60,6 +60,7 @@ export async function checkLogin(store: Store, email: string, password: string):
 export async function createSession(store: Store, userId: string): Promise<{ cookie: string; csrf: string }> {
   const cookie = newSecret();
   const csrf = newSecret();
+  await store.db.deleteFrom('sessions').where('expires_at', '<', now()).execute(); // expired ones go at the next sign-in
   await store.db.insertInto('sessions').values({ id_hash: secretHash(cookie), user_id: userId, csrf, expires_at: new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString(), created_at: now() }).execute();
   return { cookie, csrf };
 }
