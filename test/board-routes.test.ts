@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor, uploadForm } from './helpers/board.js';
+import { apiUpload, DIALECTS, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
 import { assertMigrated, openStore } from '../src/store/connect.js';
 import { CxrError } from '../src/core/errors.js';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ for (const dialect of DIALECTS) {
         assert.notEqual(stored[0]!.token_hash, token, 'the token is stored hashed');
         // 10 of 14 right (answers as letters), then raw text for the rest
         const content = predictionsJsonl(board.questions, (q, i) => (i < 10 ? q.answer : 'I cannot tell from this image.'));
-        const res = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'preds.jsonl', content }, { model: MODEL }) });
+        const res = await apiUpload(board.app, token, { name: 'preds.jsonl', content }, MODEL);
         assert.equal(res.statusCode, 201, res.body);
         const body = res.json() as { entry: { rank: number; micro: number; unparseable: number; metrics: { overall: { accuracy: { lo: number; hi: number } } } } };
         assert.equal(body.entry.rank, 1);
@@ -32,6 +32,10 @@ for (const dialect of DIALECTS) {
         assert.equal(body.entry.unparseable, 4);
         assert.ok(body.entry.metrics.overall.accuracy.lo < 10 / 14 && body.entry.metrics.overall.accuracy.hi > 10 / 14);
         assert.doesNotMatch(res.body, /item_results|"gold"|correct_answer/);
+        const id = (res.json() as { submission: string }).submission;
+        const one = await board.app.inject({ url: `/api/entries/${id}` });
+        assert.deepEqual([one.statusCode, (one.json() as { benchmark: string; rank: number }).benchmark, (one.json() as { rank: number }).rank], [200, 'demo', 1]);
+        assert.equal((await board.app.inject({ url: '/api/entries/no-such-entry' })).statusCode, 404);
         const board1 = await board.app.inject({ url: '/api/benchmarks/demo/leaderboard' });
         assert.equal((board1.json() as { entries: unknown[] }).entries.length, 1);
         const page = await board.app.inject({ url: '/b/demo' });
@@ -53,7 +57,7 @@ for (const dialect of DIALECTS) {
           JSON.stringify({ id: board.questions[6]!.id.replace(/$/, ''), prediction: 'E' }), // duplicate too
           '{broken',
         ];
-        const res = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content: lines.join('\n') }, { model: MODEL }) });
+        const res = await apiUpload(board.app, token, { name: 'p.jsonl', content: lines.join('\n') }, MODEL);
         assert.equal(res.statusCode, 400);
         const problems = (res.json() as { problems: { code: string; count: number; firstIds: string[] }[] }).problems;
         const byCode = Object.fromEntries(problems.map((p) => [p.code, p]));
@@ -62,8 +66,11 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(byCode['missing-ids']!.firstIds, [board.questions[0]!.id, board.questions[1]!.id]);
         assert.deepEqual(byCode['unknown-ids']!.firstIds, ['not-a-question']);
         assert.equal(byCode['duplicate-ids']!.count, 2);
+        const noText = [JSON.stringify({ id: board.questions[0]!.id, prediction: null }), ...board.questions.slice(1).map((q) => JSON.stringify({ id: q.id, prediction: q.answer }))];
+        const res3 = await apiUpload(board.app, token, { name: 'p.jsonl', content: noText.join('\n') }, MODEL);
+        assert.deepEqual((res3.json() as { problems: { code: string; firstIds: string[] }[] }).problems.map((p) => [p.code, p.firstIds]), [['no-prediction', [board.questions[0]!.id]]], 'an id without text is not also reported missing');
         const invalidLetter = predictionsJsonl(board.questions, (q, i) => (i === 3 ? 'E' : q.answer));
-        const res2 = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content: invalidLetter }, { model: MODEL }) });
+        const res2 = await apiUpload(board.app, token, { name: 'p.jsonl', content: invalidLetter }, MODEL);
         assert.equal(res2.statusCode, 400);
         assert.deepEqual((res2.json() as { problems: { code: string; firstIds: string[] }[] }).problems.map((p) => [p.code, p.firstIds]), [['invalid-letters', [board.questions[3]!.id]]]);
         assert.equal((await board.store.db.selectFrom('submissions').selectAll().execute()).length, 0);
@@ -77,7 +84,7 @@ for (const dialect of DIALECTS) {
       try {
         const token = await tokenFor(board.app, await signUp(board.app, 'cy@lab.org', 'Team Cy'));
         const content = predictionsJsonl(board.questions, (q) => q.answer);
-        const results = await Promise.all(Array.from({ length: 6 }, () => board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content }, { model: MODEL }) })));
+        const results = await Promise.all(Array.from({ length: 6 }, () => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL)));
         assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 201, 429, 429, 429, 429]);
         assert.match(results.find((r) => r.statusCode === 429)!.body, /daily limit/);
         assert.equal((await board.store.db.selectFrom('submissions').selectAll().execute()).length, 2);
@@ -107,7 +114,7 @@ for (const dialect of DIALECTS) {
         const mateSession = { cookie: String(joined.headers['set-cookie']).split(';')[0]!, csrf: '' };
         mateSession.csrf = /name="_csrf" value="([^"]+)"/.exec((await board.app.inject({ url: '/account', headers: { cookie: mateSession.cookie } })).body)![1]!;
         const t2 = await tokenFor(board.app, mateSession);
-        const post = (token: string) => board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content }, { model: MODEL }) });
+        const post = (token: string) => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL);
         assert.equal((await post(t1)).statusCode, 201);
         assert.equal((await post(t2)).statusCode, 429);
         const newer = await board.app.inject({ method: 'POST', url: '/account/invite', headers: { cookie: first.cookie }, payload: { _csrf: first.csrf } });
@@ -124,7 +131,7 @@ for (const dialect of DIALECTS) {
       try {
         const token = await tokenFor(board.app, await signUp(board.app, 'tl@lab.org', 'Team TL'));
         const content = predictionsJsonl(board.questions, (q) => q.answer);
-        const post = () => board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content }, { model: MODEL }) });
+        const post = () => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL);
         assert.equal((await post()).statusCode, 201);
         await board.store.db.updateTable('submissions').set({ day: '2020-01-01' }).execute(); // an earlier day
         assert.equal((await post()).statusCode, 201);
@@ -142,7 +149,7 @@ for (const dialect of DIALECTS) {
         const session = await signUp(board.app, 'di@lab.org', 'Team Di');
         const token = await tokenFor(board.app, session);
         const big = predictionsJsonl(board.questions, () => 'x'.repeat(300));
-        const tooBig = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content: big }, { model: MODEL }) });
+        const tooBig = await apiUpload(board.app, token, { name: 'p.jsonl', content: big }, MODEL);
         assert.equal(tooBig.statusCode, 413);
         assert.match(tooBig.body, /upload limit/);
         // CSRF: a form post without the session's token is refused
@@ -161,7 +168,7 @@ for (const dialect of DIALECTS) {
         // closed benchmark
         await board.store.db.updateTable('benchmarks').set({ is_open: 0 }).execute();
         const token2 = await tokenFor(board.app, session, 'second');
-        const closed = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token2}` }, payload: uploadForm({ name: 'p.jsonl', content: predictionsJsonl(board.questions, (q) => q.answer) }, { model: MODEL }) });
+        const closed = await apiUpload(board.app, token2, { name: 'p.jsonl', content: predictionsJsonl(board.questions, (q) => q.answer) }, MODEL);
         assert.equal(closed.statusCode, 403);
       } finally {
         await board.close();
@@ -173,7 +180,7 @@ for (const dialect of DIALECTS) {
       try {
         const token = await tokenFor(board.app, await signUp(board.app, 'rl@lab.org', 'Team RL'));
         const codes: number[] = [];
-        for (let i = 0; i < 3; i++) codes.push((await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content: '{broken' }, { model: MODEL }) })).statusCode);
+        for (let i = 0; i < 3; i++) codes.push((await apiUpload(board.app, token, { name: 'p.jsonl', content: '{broken' }, MODEL)).statusCode);
         assert.deepEqual(codes, [400, 400, 429]);
         const { importReported } = await import('../src/board/import-reported.js');
         const { benchmarkBySlug } = await import('../src/store/benchmarks.js');
@@ -197,9 +204,10 @@ for (const dialect of DIALECTS) {
         const session = await signUp(board.app, 'ev@lab.org', `${evil} team`);
         const token = await tokenFor(board.app, session, evil);
         const model = JSON.stringify({ name: evil, organisation: evil, url: 'javascript:alert(3)', prompt: evil, notes: evil });
-        const bad = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: `${evil}.jsonl`, content: predictionsJsonl(board.questions, (q) => q.answer) }, { model }) });
+        const file = { name: `${evil}.jsonl`, content: predictionsJsonl(board.questions, (q) => q.answer) };
+        const bad = await apiUpload(board.app, token, file, model);
         assert.equal(bad.statusCode, 400, 'a javascript: URL is refused');
-        const ok = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: `${evil}.jsonl`, content: predictionsJsonl(board.questions, (q) => q.answer) }, { model: JSON.stringify({ name: evil, organisation: evil, prompt: evil, notes: evil }) }) });
+        const ok = await apiUpload(board.app, token, file, JSON.stringify({ name: evil, organisation: evil, prompt: evil, notes: evil }));
         assert.equal(ok.statusCode, 201, ok.body);
         const id = (ok.json() as { submission: string }).submission;
         assert.equal((await board.store.db.selectFrom('entries').selectAll().execute()).length, 1, 'the table is still there');

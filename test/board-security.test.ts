@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor, uploadForm } from './helpers/board.js';
+import { apiUpload, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
 import { openApiDocument } from '../src/server/openapi.js';
 
 const cluster = lazyCluster();
@@ -18,7 +18,7 @@ test('security: a crawler with a participant token finds no hidden label, explan
     const token = await tokenFor(board.app, session);
     // an entry whose per-item results exist server-side (half right, so the string is not trivial)
     const content = predictionsJsonl(board.questions, (q, i) => (i % 2 ? q.answer : 'no idea'));
-    const up = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: 'p.jsonl', content }, { model: JSON.stringify({ name: 'M' }) }) });
+    const up = await apiUpload(board.app, token, { name: 'p.jsonl', content }, JSON.stringify({ name: 'M' }));
     assert.equal(up.statusCode, 201);
     const entryId = (up.json() as { submission: string }).submission;
     const itemResults = (await board.store.db.selectFrom('entries').select('item_results').executeTakeFirstOrThrow()).item_results;

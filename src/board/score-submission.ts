@@ -73,7 +73,8 @@ export function checkSubmission(parsed: ParsedPredictions, items: readonly Hidde
   const known = new Set(items.map((i) => i.questionId));
   const unknown = [...parsed.predictions.keys()].filter((id) => !known.has(id));
   if (unknown.length) problems.push(problem('unknown-ids', unknown, (n) => `${n} id(s) are not questions of this benchmark`));
-  const missing = items.map((i) => i.questionId).filter((id) => !parsed.predictions.has(id) && !lines('no-prediction').includes(id));
+  const withoutText = new Set(lines('no-prediction')); // reported above; not missing too
+  const missing = items.map((i) => i.questionId).filter((id) => !parsed.predictions.has(id) && !withoutText.has(id));
   if (missing.length) problems.push(problem('missing-ids', missing, (n) => `${n} question(s) of the benchmark have no prediction`));
   const invalid = [...parsed.predictions].filter(([, text]) => isInvalidLetter(text)).map(([id]) => id);
   if (invalid.length) problems.push(problem('invalid-letters', invalid, (n) => `${n} prediction(s) are not a letter A–D nor an answer in words`));

@@ -93,9 +93,10 @@ export async function publicEntries(store: Store, benchmarkId: string) {
     .where('entries.benchmark_id', '=', benchmarkId).execute();
 }
 
+/** Where an entry belongs (its benchmark) and who made it; its figures come from the leaderboard rows. */
 export async function entryById(store: Store, submissionId: string) {
   return (await store.db.selectFrom('entries').innerJoin('submissions', 'submissions.id', 'entries.submission_id').innerJoin('benchmarks', 'benchmarks.id', 'entries.benchmark_id').leftJoin('teams', 'teams.id', 'submissions.team_id')
-    .select(['entries.submission_id', 'entries.metrics_json', 'entries.rexrank_overall', 'entries.micro_accuracy', 'entries.n', 'entries.unparseable', 'entries.created_at', 'submissions.kind', 'submissions.model_json', 'submissions.file_name', 'teams.name as team_name', 'benchmarks.slug', 'benchmarks.title', 'benchmarks.version'])
+    .select(['entries.submission_id', 'entries.benchmark_id', 'submissions.kind', 'teams.name as team_name', 'benchmarks.slug', 'benchmarks.title', 'benchmarks.version'])
     .where('entries.submission_id', '=', submissionId).executeTakeFirst()) ?? null;
 }
 

@@ -98,3 +98,8 @@ export function uploadForm(file: { name: string; content: string }, fields: Reco
 export function predictionsJsonl(questions: Question[], answer: (q: Question, i: number) => string): string {
   return questions.map((q, i) => JSON.stringify({ id: q.id, prediction: answer(q, i) })).join('\n') + '\n';
 }
+
+/** POSTs an upload to the demo benchmark's submission API with a token. */
+export function apiUpload(app: FastifyInstance, token: string, file: { name: string; content: string }, model: string) {
+  return app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm(file, { model }) });
+}

@@ -4,7 +4,7 @@ import { retrySubmission, submitPredictions } from '../../board/submit.js';
 import type { LeaderboardRow } from '../../board/leaderboard.js';
 import { benchmarkBySlug, listBenchmarks, publicRecords } from '../../store/benchmarks.js';
 import { createToken, listTokens, revokeToken } from '../../store/accounts.js';
-import { teamSubmissions } from '../../store/submissions.js';
+import { entryById, teamSubmissions } from '../../store/submissions.js';
 import { requireCaller } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { readUpload, UploadTooLarge } from '../upload.js';
@@ -39,11 +39,10 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
   });
 
   app.get<{ Params: { id: string } }>('/api/entries/:id', async (request, reply) => {
-    for (const b of await listBenchmarks(ctx.store)) {
-      const row = (await ctx.boards.rows(b.id)).find((r) => r.id === request.params.id);
-      if (row) return { benchmark: b.slug, ...publicRow(row) };
-    }
-    return reply.code(404).send({ error: 'not-found', message: 'no such entry' });
+    const entry = await entryById(ctx.store, request.params.id);
+    const row = entry && (await ctx.boards.rows(entry.benchmark_id)).find((r) => r.id === entry.submission_id);
+    if (!entry || !row) return reply.code(404).send({ error: 'not-found', message: 'no such entry' });
+    return { benchmark: entry.slug, ...publicRow(row) };
   });
 
   app.post<{ Params: { slug: string } }>('/api/benchmarks/:slug/submissions', async (request, reply) => {

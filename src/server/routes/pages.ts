@@ -50,8 +50,7 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
   app.get<{ Params: { id: string } }>('/entries/:id', async (request, reply) => {
     const entry = await entryById(ctx.store, request.params.id);
     if (!entry) return page(reply, request, 'Not found', html`<h1>No such entry</h1>`, 404);
-    const benchmark = await benchmarkBySlug(ctx.store, entry.slug);
-    const row = (await ctx.boards.rows(benchmark!.id)).find((r) => r.id === entry.submission_id);
+    const row = (await ctx.boards.rows(entry.benchmark_id)).find((r) => r.id === entry.submission_id);
     if (!row) return page(reply, request, 'Not found', html`<h1>No such entry</h1>`, 404);
     return page(reply, request, row.model.name, entryPage({ slug: entry.slug, title: entry.title, version: entry.version, team: entry.team_name }, row));
   });
