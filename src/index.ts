@@ -53,7 +53,9 @@ export type { Results, CellResult, ScoredOutcome, ScoreOptions } from './score/r
 export { formatResults } from './report/results-tables.js';
 export { comparePaired, rankWithTiers } from './score/paired.js';
 export type { PairedItem, PairedComparison } from './score/paired.js';
-export { agreementOn } from './score/agreement-matrix.js';
+export { agreementOn, describePolicy, UNANSWERED_POLICIES } from './score/agreement-matrix.js';
+export { parseAnswerFile, answerFormatOfFileName } from './core/answer-file.js';
+export type { AnswerRecord, ParsedAnswerFile, AnswerFileFormat } from './core/answer-file.js';
 export type { RaterAnswers, AgreementTable, UnansweredPolicy } from './score/agreement-matrix.js';
 export { resultsLatex, latexEscape } from './report/latex.js';
 export { renderHtmlReport } from './report/html.js';

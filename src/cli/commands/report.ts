@@ -5,7 +5,7 @@ import { resolveImagePath } from '../../dataset/validate.js';
 import { accuracyBarSpec, kappaHeatmapSpec, renderSvg } from '../../report/charts.js';
 import { renderHtmlReport, type ReportItem } from '../../report/html.js';
 import { selectImages } from '../../prompt/build-prompt.js';
-import { agreementOn } from '../../score/agreement-matrix.js';
+import { agreementOn, describePolicy } from '../../score/agreement-matrix.js';
 import { openSavedRun } from '../run-folder.js';
 import { scoreRun, type ScoredRun } from '../score-run.js';
 
@@ -43,10 +43,11 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   let kappaNote = 'Give more runs (models, baselines, readers) to see their pairwise agreement.';
   if (runs.length >= 2) {
     const raters = scored.map((s, i) => ({ name: label(i), answers: new Map(s.items.map((it) => [it.question.id, it.outcome.predicted])) }));
-    const shared = [...raters[0]!.answers.keys()].filter((id) => raters.every((r) => r.answers.has(id)));
-    const table = agreementOn(raters, shared, 'category');
+    const items = [...new Set(raters.flatMap((r) => [...r.answers.keys()]))];
+    const table = agreementOn(raters, items, 'pairwise');
     kappaSvg = await renderSvg(kappaHeatmapSpec(raters.map((r) => r.name), table.cohen));
-    kappaNote = `Cohen's κ on ${table.n} shared questions; an unanswered item counts as its own label. Fleiss' κ ${table.fleiss.toFixed(3)}.`;
+    const ns = table.pairN.flatMap((row, i) => row.filter((_, j) => j > i));
+    kappaNote = `Cohen's κ on ${items.length} questions, ${describePolicy('pairwise')} (n per pair ${Math.min(...ns)}–${Math.max(...ns)}). Fleiss' κ ${table.fleiss.toFixed(3)} on ${table.fleissN} questions.`;
   }
   const cache = new Map<string, string>();
   const baseDir = dirname(subject.manifest.dataset.path);
