@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { detectLayout } from '../src/dataset/layout.js';
 import { validateDataset } from '../src/dataset/validate.js';
+import { computeStats } from '../src/dataset/stats.js';
 import { officialRecord, tempDir, writeOfficialDataset } from './helpers/records.js';
 
 const codes = (issues: { code: string; key: string | null }[]) => issues.map((i) => [i.code, i.key]);
@@ -17,7 +18,10 @@ test('validate: a clean two-split dataset is valid and counts every question', a
   assert.deepEqual(report.errors, []);
   assert.deepEqual(report.warnings, []);
   assert.deepEqual(report.repaired, []);
-  assert.deepEqual(report.counts, { files: 2, records: 3, questions: 3, excluded: 0, errors: 0, warnings: 0, repaired: 0, byCode: {}, bySplit: { train: 2, test: 1 } });
+  assert.deepEqual(report.counts, {
+    files: 2, records: 3, questions: 3, excluded: 0, errors: 0, warnings: 0, repaired: 0, byCode: {}, bySplit: { train: 2, test: 1 },
+    byTask: { train: { 'Negation Assessment': 2 }, test: { 'Negation Assessment': 1 } },
+  });
 });
 
 test('validate: the same study in two splits is a leakage error, reported once per study and pair of splits', async () => {
@@ -32,6 +36,8 @@ test('validate: the same study in two splits is a leakage error, reported once p
   assert.equal(report.errors[0]!.key, 'v1');
   assert.match(report.errors[0]!.file, /valid_vqa_data\.json$/);
   assert.equal(report.errors[0]!.message, 'study S has questions in train (e.g. "t1") and in valid');
+  assert.deepEqual(report.counts.bySplit, { train: 0, valid: 0 }, 'every question of a leaking study is unusable, in both splits');
+  assert.equal(report.counts.excluded, 4);
 });
 
 test('validate: the same question text and options in two splits is a warning naming both keys', async () => {
@@ -53,14 +59,14 @@ test('validate: the same question twice inside one split is not flagged', async 
   assert.deepEqual(report.warnings, []);
 });
 
-test('validate: a repeated key in one file is an error; the first record is kept', async () => {
-  const text = `{"k": ${JSON.stringify(officialRecord())},\n"k": ${JSON.stringify(officialRecord({ question: 'second' }))}}`;
+test('validate: a repeated key in one file is an error; neither copy is usable', async () => {
+  const text = `{"k": ${JSON.stringify(officialRecord())},\n"other": ${JSON.stringify(officialRecord({ question: 'fine', study_id: 's2' }))},\n"k": ${JSON.stringify(officialRecord({ question: 'second' }))}}`;
   const root = writeOfficialDataset({ train: text });
   const report = await validateDataset(detectLayout(root));
   assert.deepEqual(codes(report.errors), [['duplicate-key', 'k']]);
-  assert.match(report.errors[0]!.message, /line 2/);
+  assert.match(report.errors[0]!.message, /line 3/);
   assert.equal(report.counts.questions, 1);
-  assert.equal(report.counts.excluded, 1);
+  assert.equal(report.counts.excluded, 2);
 });
 
 test('validate: missing image files are errors only when images are checked, once per image', async () => {
@@ -126,4 +132,48 @@ test('validate: repairs are summarised by kind with examples and exact totals', 
 test('validate: an empty file is a warning', async () => {
   const report = await validateDataset(detectLayout(writeOfficialDataset({ train: '{}', test: { a: officialRecord() } })));
   assert.deepEqual(codes(report.warnings), [['file-empty', null]]);
+});
+
+test('usable: validate and stats (with --images) agree per split and task — neither copy of a repeated key, no question of a leaking study, none with a missing image, no record with an error', async () => {
+  const root = tempDir();
+  const imageDir = join(root, 'deid_png/P1/A1/studies/S1/series/R1/instances');
+  mkdirSync(imageDir, { recursive: true });
+  for (const f of ['I1.png', 'I2.png']) writeFileSync(join(imageDir, f), 'png');
+  const withImage = (study: string, extra: Record<string, unknown>) => officialRecord({ study_id: study, ...extra });
+  const presence = { task_name: 'Presence Assessment' };
+  const location = { task_name: 'Location and Distribution Assessment' };
+  const train = [
+    `"t1": ${JSON.stringify(withImage('a', { question: 'Q1?' }))}`,
+    `"dup": ${JSON.stringify(withImage('b', { question: 'Q2?', ...presence }))}`, // repeated below: neither copy counts
+    `"t3": ${JSON.stringify(withImage('leak', { question: 'Q3?', ...location }))}`, // study also in test
+    `"t4": ${JSON.stringify(withImage('c', { question: 'Q4?', ...presence }))}`,
+    `"bad": ${JSON.stringify(withImage('d', { question: 'Q5?', correct_answer: 'E' }))}`,
+    `"dup": ${JSON.stringify(withImage('b', { question: 'Q6?', ...presence }))}`,
+    `"t7": ${JSON.stringify(withImage('e', { question: 'Q7?', ImagePath: ['../deid_png/P1/A1/studies/S1/series/R1/instances/I1.png', '../deid_png/missing.png'] }))}`,
+  ];
+  writeOfficialDataset({
+    train: `{${train.join(',\n')}}`,
+    test: { x1: withImage('leak', { question: 'Q8?' }), x2: withImage('f', { question: 'Q9?', ...location }), x3: withImage('g', { question: 'Q10?' }) },
+  }, root);
+  const layout = detectLayout(root);
+  const report = await validateDataset(layout, { images: 'default' });
+  const stats = await computeStats(layout, { images: 'default' });
+  const expected = {
+    train: { 'Negation Assessment': 1, 'Presence Assessment': 1 }, // t1, t4
+    test: { 'Location and Distribution Assessment': 1, 'Negation Assessment': 1 }, // x2, x3
+  };
+  assert.deepEqual(report.counts.byTask, expected);
+  assert.deepEqual(report.counts.bySplit, { train: 2, test: 2 });
+  assert.equal(report.counts.records, 10);
+  assert.equal(report.counts.excluded, 6);
+  for (const [split, tasks] of Object.entries(expected)) {
+    const s = stats.splits[split]!;
+    assert.deepEqual(Object.fromEntries(Object.entries(s.byTask).map(([t, c]) => [t, c.count])), tasks, split);
+    assert.equal(s.total, (report.counts.bySplit as Record<string, number>)[split]);
+  }
+  assert.equal(stats.splits.train!.excluded + stats.splits.test!.excluded, report.counts.excluded);
+  // Without --images the question with a missing image is usable again, in both.
+  const plain = await validateDataset(layout);
+  assert.equal(plain.counts.bySplit.train, 3);
+  assert.equal((await computeStats(layout)).splits.train!.total, 3);
 });

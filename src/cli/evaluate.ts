@@ -7,7 +7,7 @@ import type { Question } from '../core/question.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { detectLayout, type DatasetLayout } from '../dataset/layout.js';
 import { readQuestions } from '../dataset/read-dataset.js';
-import { resolveImagePath } from '../dataset/validate.js';
+import { resolveImagePath } from '../dataset/image-path.js';
 import { extractorInfo } from '../extract/extract.js';
 import { IMAGE_ORDER } from '../prompt/build-prompt.js';
 import { loadTemplate } from '../prompt/template.js';

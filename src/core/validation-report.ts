@@ -22,9 +22,13 @@ export interface ValidationReport {
     files: number;
     /** Records read from the files (including unusable ones). */
     records: number;
-    /** Records that became a usable question. */
+    /**
+     * Usable questions: records with no error-severity problem, counting the problems only visible across
+     * records (neither copy of a repeated key, no question of a study in two splits, none with a missing image
+     * when images are checked). `data stats` counts the same.
+     */
     questions: number;
-    /** Records left out because of an error. */
+    /** Records left out because of an error (records − questions). */
     excluded: number;
     errors: number;
     warnings: number;
@@ -33,6 +37,8 @@ export interface ValidationReport {
     byCode: Partial<Record<IssueCode, number>>;
     /** Usable questions per split. */
     bySplit: Record<string, number>;
+    /** Usable questions per split and task. */
+    byTask: Record<string, Record<string, number>>;
   };
 }
 

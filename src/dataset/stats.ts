@@ -2,28 +2,44 @@ import type { CountShare, DatasetStats, PerStudyDistribution, SplitStats } from 
 import type { Question } from '../core/question.js';
 import type { DatasetLayout } from './layout.js';
 import { readQuestionFile } from './read-dataset.js';
+import { UsabilityTracker } from './usable.js';
 
 /** The label used for a question without category or subcategory, so it is counted rather than dropped. */
 export const UNLABELLED = '(none)';
 
+/** Options of {@link computeStats}. */
+export interface StatsOptions {
+  /** Leave out questions whose images are missing, as `data validate --images` does (same values). */
+  images?: 'default' | string;
+}
+
 /**
  * Computes per-split statistics in one streaming pass: the paper's Table 1 (questions per task), category
  * and subcategory distributions, answer-letter balance, questions and images per study, and view positions.
- * Records with errors are left out and counted as `excluded`. Memory grows with the number of studies, not
- * questions: each study's images are counted once, when the study is first seen.
+ * Only usable questions are counted (the meaning `data validate` uses, see {@link UsabilityTracker}); the rest
+ * are `excluded`. A dataset with a repeated key or a study in two splits is read a second time, since those
+ * make records read earlier unusable. Memory grows with the number of studies, not questions.
  */
-export async function computeStats(layout: DatasetLayout): Promise<DatasetStats> {
+export async function computeStats(layout: DatasetLayout, options: StatsOptions = {}): Promise<DatasetStats> {
+  const tracker = new UsabilityTracker(options.images);
+  let splits = await accumulate(layout, tracker, true);
+  if (tracker.needsSecondPass) splits = await accumulate(layout, tracker, false);
+  return { splits };
+}
+
+async function accumulate(layout: DatasetLayout, tracker: UsabilityTracker, observe: boolean): Promise<DatasetStats['splits']> {
   const splits: DatasetStats['splits'] = {};
   for (const file of layout.files) {
     const split = new SplitAccumulator();
     for await (const event of readQuestionFile(file)) {
       if (event.kind !== 'record') continue;
-      if (event.question) split.add(event.question);
+      if (observe) tracker.observe(event);
+      if (event.question && tracker.isUsable(event.question, file)) split.add(event.question);
       else split.excluded++;
     }
     splits[file.split] = split.result();
   }
-  return { splits };
+  return splits;
 }
 
 class SplitAccumulator {

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, normalize, resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import { issue, ISSUE_KINDS, type DatasetIssue, type IssueCode } from '../core/dataset-issue.js';
 import type { Question } from '../core/question.js';
 import { REPAIR_EXAMPLES, type RepairSummary, type ValidationReport } from '../core/validation-report.js';
 import type { DatasetLayout, QuestionFile } from './layout.js';
 import { readQuestionFile } from './read-dataset.js';
+import { countUsable, UsabilityTracker, type UsableCounts } from './usable.js';
+
+export { resolveImagePath } from './image-path.js';
 
 /** Options of {@link validateDataset}. */
 export interface ValidateOptions {
@@ -27,7 +29,8 @@ export interface ValidateOptions {
  * file except the largest, which is read last and only compared against the others.
  */
 export async function validateDataset(layout: DatasetLayout, options: ValidateOptions = {}): Promise<ValidationReport> {
-  const state = new ValidationState(options, layout);
+  const tracker = new UsabilityTracker(options.images);
+  const state = new ValidationState(layout, tracker);
   const bySize = [...layout.files].sort((a, b) => sizeOf(a) - sizeOf(b));
   for (const [index, file] of bySize.entries()) {
     const keepFingerprints = index < bySize.length - 1;
@@ -36,13 +39,15 @@ export async function validateDataset(layout: DatasetLayout, options: ValidateOp
         state.add(event.issue);
         continue;
       }
+      tracker.observe(event);
       state.records++;
       for (const found of event.issues) state.add(found);
       if (event.question) state.checkQuestion(event.question, file, keepFingerprints);
-      else state.excluded++;
     }
   }
-  return state.report(layout);
+  // Repeated keys and studies in two splits also make records read before them unusable: count again.
+  const usable = tracker.needsSecondPass ? await countUsable(layout, tracker) : state.usableSoFar(layout);
+  return state.report(layout, usable);
 }
 
 function sizeOf(file: QuestionFile): number {
@@ -55,22 +60,21 @@ function sizeOf(file: QuestionFile): number {
 
 class ValidationState {
   records = 0;
-  excluded = 0;
   private readonly errors: DatasetIssue[] = [];
   private readonly warnings: DatasetIssue[] = [];
   private readonly repairs = new Map<string, RepairSummary>();
   private readonly byCode: Partial<Record<IssueCode, number>> = {};
-  private readonly bySplit: Record<string, number> = {};
+  private readonly usableByTask: Record<string, Record<string, number>> = {};
   private readonly studyFirstSeen = new Map<string, { split: string; key: string; file: string }>();
   private readonly leakReported = new Set<string>();
   private readonly fingerprints = new Map<string, { split: string; key: string }>();
-  private readonly checkedImages = new Set<string>();
+  private readonly reportedImages = new Set<string>();
 
   private readonly fileOrder: Map<string, number>;
 
   constructor(
-    private readonly options: ValidateOptions,
     layout: DatasetLayout,
+    private readonly tracker: UsabilityTracker,
   ) {
     this.fileOrder = new Map(layout.files.map((f, i) => [f.path, i]));
   }
@@ -97,10 +101,20 @@ class ValidationState {
   }
 
   checkQuestion(question: Question, file: QuestionFile, keepFingerprint: boolean): void {
-    this.bySplit[question.split] = (this.bySplit[question.split] ?? 0) + 1;
     this.checkStudyLeak(question, file);
     this.checkRepeatedQuestion(question, file, keepFingerprint);
-    if (this.options.images !== undefined) this.checkImages(question, file);
+    this.checkImages(question, file);
+    if (this.tracker.isUsable(question, file)) {
+      const tasks = (this.usableByTask[file.split] ??= {});
+      tasks[question.task] = (tasks[question.task] ?? 0) + 1;
+    }
+  }
+
+  /** Usable counts as far as one pass can tell (exact when nothing needs a second pass). */
+  usableSoFar(layout: DatasetLayout): UsableCounts {
+    const byTask = Object.fromEntries(layout.files.map((f) => [f.split, this.usableByTask[f.split] ?? {}]));
+    const bySplit = Object.fromEntries(Object.entries(byTask).map(([split, tasks]) => [split, Object.values(tasks).reduce((a, b) => a + b, 0)]));
+    return { bySplit, byTask };
   }
 
   private checkStudyLeak(question: Question, file: QuestionFile): void {
@@ -133,24 +147,21 @@ class ValidationState {
   }
 
   private checkImages(question: Question, file: QuestionFile): void {
-    for (const image of question.images) {
-      const absolute = resolveImagePath(image.path, file.baseDir, this.options.images);
-      if (this.checkedImages.has(absolute)) continue;
-      this.checkedImages.add(absolute);
-      if (!existsSync(absolute)) {
-        this.add(issue('image-missing', file.path, question.id, 'ImagePath', `image "${image.path}" not found at ${absolute}`));
-      }
+    for (const { path, absolute } of this.tracker.missingImages(question, file)) {
+      if (this.reportedImages.has(absolute)) continue;
+      this.reportedImages.add(absolute);
+      this.add(issue('image-missing', file.path, question.id, 'ImagePath', `image "${path}" not found at ${absolute}`));
     }
   }
 
-  report(layout: DatasetLayout): ValidationReport {
+  report(layout: DatasetLayout, usable: UsableCounts): ValidationReport {
     // Files were read smallest first; list problems in the layout's split order, records in file order.
     const order = this.fileOrder;
     const inFileOrder = (a: DatasetIssue, b: DatasetIssue) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0);
     this.errors.sort(inFileOrder);
     this.warnings.sort(inFileOrder);
     const repaired = [...this.repairs.values()].sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
-    const bySplit = Object.fromEntries(layout.files.map((f) => [f.split, this.bySplit[f.split] ?? 0]));
+    const questions = Object.values(usable.bySplit).reduce((a, b) => a + b, 0);
     return {
       errors: this.errors,
       warnings: this.warnings,
@@ -158,24 +169,15 @@ class ValidationState {
       counts: {
         files: layout.files.length,
         records: this.records,
-        questions: this.records - this.excluded,
-        excluded: this.excluded,
+        questions,
+        excluded: this.records - questions,
         errors: this.errors.length,
         warnings: this.warnings.length,
         repaired: repaired.reduce((n, r) => n + r.count, 0),
         byCode: this.byCode,
-        bySplit,
+        bySplit: usable.bySplit,
+        byTask: usable.byTask,
       },
     };
   }
-}
-
-/**
- * Where an image path of a record points on disk. Without an image root, relative to the folder of the file
- * that lists it; with one, joined to that root after dropping leading `../` segments.
- */
-export function resolveImagePath(path: string, baseDir: string, imageRoot: 'default' | string | undefined): string {
-  if (imageRoot === undefined || imageRoot === 'default') return isAbsolute(path) ? path : resolve(baseDir, path);
-  const withinRoot = normalize(path).replace(/^(\.\.[/\\])+/, '').replace(/^[/\\]+/, '');
-  return resolve(join(imageRoot, withinRoot));
 }

@@ -1,5 +1,11 @@
 import { ISSUE_KINDS, type DatasetIssue } from '../core/dataset-issue.js';
 import type { ValidationReport } from '../core/validation-report.js';
+import { TASK_NAMES } from '../core/question.js';
+
+const taskRank = (task: string) => {
+  const i = (TASK_NAMES as readonly string[]).indexOf(task);
+  return i === -1 ? TASK_NAMES.length : i;
+};
 
 /** The JSON form of a validation report, as documented in docs/data-validation.md (severity is implied by the list). */
 export function validationReportJson(report: ValidationReport): string {
@@ -29,8 +35,13 @@ export function validationReportText(report: ValidationReport): string {
     out.push('');
   }
   const splits = Object.entries(c.bySplit).map(([s, n]) => `${s} ${n}`).join(', ');
+  const tasks = Object.entries(c.byTask).filter(([, t]) => Object.keys(t).length > 0).map(([split, t]) => {
+    const ordered = Object.entries(t).sort(([a], [b]) => taskRank(a) - taskRank(b) || a.localeCompare(b));
+    return `  ${split}: ${ordered.map(([task, n]) => `${task} ${n}`).join(', ')}`;
+  });
   out.push(
-    `${c.files} file(s), ${c.records} record(s): ${c.questions} usable question(s) (${splits}), ${c.excluded} left out.`,
+    `${c.files} file(s), ${c.records} record(s): ${c.questions} usable question(s) (${splits}), ${c.excluded} left out (records with an error; see docs/data-validation.md, "usable").`,
+    ...(tasks.length > 0 ? ['Usable questions per task:', ...tasks] : []),
     `${c.errors} error(s), ${c.warnings} warning(s), ${c.repaired} repair(s). ${c.errors === 0 ? 'VALID' : 'INVALID'}`,
   );
   return out.join('\n') + '\n';

@@ -10,10 +10,12 @@ export function registerDataStats(data: Command): void {
     .command('stats')
     .description('per-split statistics: tasks (paper Table 1), categories, subcategories, studies, views')
     .argument('<dir>', 'ReXVQA folder (with metadata/), a folder of <split>.jsonl files, or one question file')
+    .option('--images [root]', 'leave out questions whose images are missing (as data validate --images); without a value, relative to each question file\'s folder')
     .option('--format <format>', 'table | md | csv | json', 'table')
-    .action(async (dir: string, opts: { format: string }) => {
+    .action(async (dir: string, opts: { images?: string | true; format: string }) => {
       const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json'] as const);
-      const stats = await computeStats(detectLayout(dir));
+      const images = opts.images === undefined ? undefined : opts.images === true ? 'default' : opts.images;
+      const stats = await computeStats(detectLayout(dir), images === undefined ? {} : { images });
       process.stdout.write(formatStats(stats, format));
     });
 }

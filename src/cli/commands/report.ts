@@ -1,7 +1,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { resolveImagePath } from '../../dataset/validate.js';
+import { resolveImagePath } from '../../dataset/image-path.js';
 import { accuracyBarSpec, kappaHeatmapSpec, renderSvg } from '../../report/charts.js';
 import { renderHtmlReport, type ReportItem } from '../../report/html.js';
 import { selectImages } from '../../prompt/build-prompt.js';
