@@ -20,7 +20,7 @@ test('eval cli: a baseline run prints accuracy per task, labels the baseline, an
   assert.equal(manifest.dataset.count, 14);
   assert.match(manifest.dataset.sha256, /^[0-9a-f]{64}$/);
   assert.match(manifest.prompt.sha256, /^[0-9a-f]{64}$/);
-  assert.equal(manifest.extractor.name, 'cxrbench-ladder');
+  assert.equal(manifest.extractor.name, 'cxrbench-reader');
   const rexrank = JSON.parse(readFileSync(join(out, 'rexrank-predictions.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   assert.equal(Object.keys(rexrank).length, 14);
   assert.ok(Object.values(rexrank).every((r) => typeof r.model_prediction === 'string' && Array.isArray(r.options) && typeof r.correct_answer === 'string'));

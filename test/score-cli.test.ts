@@ -37,9 +37,9 @@ test('score: per-task and overall counts and intervals from a saved run, in ever
 
   const table = await runCli(['score', run]);
   assert.match(table.stdout, /micro accuracy 64\.3% \(Wilson 38\.8–83\.7/);
-  assert.match(table.stdout, /failed extractions \(unparseable\) 2 \(14\.3%\)/);
+  assert.match(table.stdout, /answers read: 12 by the rules \(cxrbench-reader 2\.0\.0\), 0 by the judge \(none used\), 2 unreadable = failed extractions \(14\.3%, counted wrong\)/);
   const csv = await runCli(['score', run, '--format', 'csv']);
-  assert.match(csv.stdout, /^group,name,n,correct,wrong,unparseable,error,accuracy,wilson_lo,wilson_hi,bootstrap_lo,bootstrap_hi,small\noverall,all questions,14,9,3,2,0,0\.642857/);
+  assert.match(csv.stdout, /^group,name,n,correct,wrong,read_by_rule,read_by_judge,unparseable,error,accuracy,wilson_lo,wilson_hi,bootstrap_lo,bootstrap_hi,small\noverall,all questions,14,9,3,12,0,2,0,0\.642857/);
   assert.match((await runCli(['score', run, '--format', 'md'])).stdout, /### Tasks\n\n\| task \| n \|/);
   const bad = await runCli(['score', join(dir, 'nope')]);
   assert.equal(bad.code, 2);

@@ -1,6 +1,6 @@
 import type { ParsedPredictions } from '../core/prediction-file.js';
 import type { Outcome } from '../core/model-io.js';
-import { extractAnswer } from '../extract/extract.js';
+import { extractAnswer, EXTRACTOR_NAME, EXTRACTOR_VERSION } from '../extract/extract.js';
 import { scoreOutcomes, type CellResult, type Results } from '../score/results.js';
 import type { HiddenItem } from './hidden-item.js';
 
@@ -24,7 +24,8 @@ export interface EntryMetrics {
   /** Categories with at least `minPublicCell` items: a smaller cell would tell a submitter which items they got right. */
   byCategory: Record<string, CellResult>;
   hiddenCategories: number;
-  settings: Results['settings'] & { minPublicCell: number; extractor: 'cxrbench-ladder'; strict: boolean };
+  /** The extractor (name and version) that read the answers; the board reads by rules only (no judge). */
+  settings: Results['settings'] & { minPublicCell: number; extractor: string; strict: boolean };
 }
 
 export interface ScoreSettings {
@@ -107,7 +108,7 @@ export function scoreSubmission(items: readonly HiddenItem[], predictions: Reado
       byTask: results.byTask,
       byCategory,
       hiddenCategories: Object.keys(results.byCategory).length - Object.keys(byCategory).length,
-      settings: { ...results.settings, minPublicCell: settings.minPublicCell, extractor: 'cxrbench-ladder', strict: settings.strict },
+      settings: { ...results.settings, minPublicCell: settings.minPublicCell, extractor: `${EXTRACTOR_NAME} ${EXTRACTOR_VERSION}`, strict: settings.strict },
     },
     itemResults,
   };

@@ -11,7 +11,7 @@ import { resolveImagePath } from '../dataset/image-path.js';
 import { extractorInfo } from '../extract/extract.js';
 import { IMAGE_ORDER } from '../prompt/build-prompt.js';
 import { loadTemplate } from '../prompt/template.js';
-import { openRunFolder, runEvaluation, RUN_FILES, type RunOptions, type RunProgress, type RunResult } from '../runner/run.js';
+import { openRunFolder, runEvaluation, RUN_FILES, writeManifest, type RunOptions, type RunProgress, type RunResult } from '../runner/run.js';
 import { runBatchEvaluation } from '../runner/batch.js';
 import { summarizeOutcomes, type RunSummary } from '../score/summary.js';
 import { consistencyReport, type AnswerPair, type ConsistencyReport } from '../score/consistency.js';
@@ -19,6 +19,8 @@ import { permuteOptions } from '../core/permute-options.js';
 import { keyedSeed } from '../core/seeded-random.js';
 import { resolveModel, type EndpointOptions } from './model-spec.js';
 import { costUsd, type Pricing } from '../runner/budget.js';
+import type { EndpointAnswerJudge, JudgeStats } from '../judge/answer-judge.js';
+import { judgeFromFlags, judgeManifest, type JudgeFlags } from './judge-options.js';
 
 /** Everything `cxrbench eval` (and the demo) can set. */
 export interface EvaluateSettings extends EndpointOptions {
@@ -52,6 +54,8 @@ export interface EvaluateSettings extends EndpointOptions {
   batchPollSeconds?: number;
   /** Re-ask this many answered questions with options permuted, and report answer consistency per task. */
   shuffleCheck?: number;
+  /** Ask a judge model about the outputs the rules cannot read. */
+  judge?: JudgeFlags;
   onProgress?: (p: RunProgress) => void;
   signal?: AbortSignal;
 }
@@ -93,6 +97,27 @@ export interface Evaluation {
   result: RunResult;
   summary: RunSummary;
   shuffleCheck?: ConsistencyReport;
+  /** What the judge did, when one was used. */
+  judge?: JudgeStats;
+}
+
+/**
+ * Records the extraction settings of the latest scoring in a resumed run's manifest (outcomes are recomputed
+ * from the journal each time, so the manifest must say how the current ones were read).
+ */
+function recordExtractor(outDir: string, stored: RunManifest, extractor: RunManifest['extractor']): RunManifest {
+  if (JSON.stringify(stored.extractor) === JSON.stringify(extractor)) return stored;
+  const updated = { ...stored, extractor };
+  writeManifest(outDir, updated);
+  return updated;
+}
+
+async function warnIfUnreachable(judge: EndpointAnswerJudge): Promise<void> {
+  try {
+    await judge.preflight(AbortSignal.timeout(15_000));
+  } catch (error) {
+    process.stderr.write(`cxrbench: warning: the judge ${judge.model} cannot be reached now (${error instanceof Error ? error.message : String(error)}); outputs the rules cannot read stay unparseable unless it answers\n`);
+  }
 }
 
 /** Prepares and runs (or resumes) one evaluation, then writes its summary. */
@@ -131,7 +156,10 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     params: { temperature: settings.temperature, maxTokens: settings.maxTokens, ...(settings.topP !== undefined ? { topP: settings.topP } : {}), seed: settings.seed },
     seed: settings.seed,
   };
-  const stored = openRunFolder(outDir, manifest);
+  const judge = settings.judge ? await judgeFromFlags(settings.judge, join(outDir, RUN_FILES.judge)) : null;
+  if (judge) manifest.extractor.judge = judgeManifest(judge);
+  const stored = recordExtractor(outDir, openRunFolder(outDir, manifest), manifest.extractor);
+  if (judge) await warnIfUnreachable(judge);
   if (settings.batchPollSeconds !== undefined && !adapter.batch) {
     throw new CxrError('model-config', `--batch: ${adapter.spec.kind}:${adapter.spec.name} has no batch API (OpenAI-compatible endpoints with /v1/files and /v1/batches do)`);
   }
@@ -154,6 +182,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     budget: { tokens: settings.tokenBudget, usd: settings.costBudgetUsd !== null && settings.pricing ? { limit: settings.costBudgetUsd, pricing: settings.pricing } : null },
     retryErrors: settings.retryErrors,
     strictExtraction: settings.strict,
+    ...(judge ? { judge } : {}),
     ...(settings.onProgress ? { onProgress: settings.onProgress } : {}),
     ...(settings.signal ? { signal: settings.signal } : {}),
   });
@@ -161,9 +190,9 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
   const summary = summarizeOutcomes(result.outcomes, selected);
   writeFileSync(
     join(outDir, RUN_FILES.summary),
-    JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, stoppedBy: result.stoppedBy, tokens: result.tokens, ...(settings.pricing ? { pricing: settings.pricing, estimatedCostUsd: costUsd(result.tokens, settings.pricing) } : {}), imageEncodes: result.imageEncodes, askSeconds: result.askMs / 1000, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
+    JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, ...(judge ? { judge: { model: judge.spec, ...judge.stats } } : {}), stoppedBy: result.stoppedBy, tokens: result.tokens, ...(settings.pricing ? { pricing: settings.pricing, estimatedCostUsd: costUsd(result.tokens, settings.pricing) } : {}), imageEncodes: result.imageEncodes, askSeconds: result.askMs / 1000, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
   );
-  const evaluation: Evaluation = { outDir, manifest: stored, result, summary };
+  const evaluation: Evaluation = { outDir, manifest: stored, result, summary, ...(judge ? { judge: judge.stats } : {}) };
   if (settings.shuffleCheck && result.stoppedBy === 'complete') {
     evaluation.shuffleCheck = await shuffleCheck(settings.shuffleCheck, settings.seed, outDir, stored, result, questions, run);
   }

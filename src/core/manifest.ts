@@ -1,5 +1,15 @@
 import { z } from 'zod';
 
+/** The answer judge a run's outcomes used: its model (never a secret), the generation settings and the fixed prompt. */
+export const JudgeManifest = z.object({
+  model: z.object({ kind: z.string(), name: z.string(), baseline: z.boolean(), args: z.record(z.string(), z.unknown()) }),
+  params: z.object({ temperature: z.number(), maxTokens: z.number().int() }),
+  prompt: z.object({ name: z.string(), version: z.string(), sha256: z.string() }),
+});
+
+/** A judge entry of a manifest. */
+export type JudgeManifest = z.infer<typeof JudgeManifest>;
+
 /**
  * The manifest of a run: everything that decides its outputs. Every pluggable piece records its name,
  * version and arguments; secrets never appear (API keys are named by their environment variable).
@@ -35,7 +45,13 @@ export const RunManifest = z.object({
     detail: z.enum(['auto', 'low', 'high']).nullable(),
     order: z.string(),
   }),
-  extractor: z.object({ name: z.string(), version: z.string(), strict: z.boolean() }),
+  extractor: z.object({
+    name: z.string(),
+    version: z.string(),
+    strict: z.boolean(),
+    /** The answer judge asked about outputs the rules could not read (absent: rules only). Its verdicts are in judge.jsonl. */
+    judge: JudgeManifest.optional(),
+  }),
   params: z.object({ temperature: z.number(), maxTokens: z.number().int(), topP: z.number().optional(), seed: z.number().int().optional() }),
   seed: z.number().int(),
   /** A derived run (e.g. `shuffle-check`): same model and settings, other item variants. */

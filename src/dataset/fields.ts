@@ -1,5 +1,5 @@
 import type { IssueCode } from '../core/dataset-issue.js';
-import { parseStringifiedList } from './python-literal.js';
+import { parseStringifiedList } from '../core/python-literal.js';
 
 /** How field readers report a problem or a repair of the record they are reading. */
 export type ReportIssue = (code: IssueCode, field: string | null, message: string) => void;

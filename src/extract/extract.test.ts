@@ -44,53 +44,54 @@ const cases: [string, string | null, string][] = [
   ['Answer: A large effusion.', null, 'no-match'],
   ['Option A: unlikely. Option B: likely. Option C: unlikely. Therefore the answer is B.', 'B', 'answer'],
   ['Answer: B\nExplanation: A is incorrect since the base is clear.', 'B', 'answer'],
-  ['{answer: B}', 'B', 'answer'],
+  ['{answer: B}', 'B', 'json'],
   ['The most likely answer is C, bilateral consolidation.', 'C', 'answer'],
   ['答案：Ｂ', 'B', 'answer'],
   ['答案是（C）', 'C', 'answer'],
   ['<think>Maybe A... or C? The left base looks clear.</think>\nThe answer is C.', 'C', 'answer'],
-  ['Option C is correct because both lungs are involved.', 'C', 'option'],
-  ['I would choose D.', 'D', 'option'],
-  ['The correct option is D: No consolidation.', 'D', 'option'],
-  ['Option A is incorrect. Option B fits the bulging fissure.', 'B', 'option'],
-  ['**D. No consolidation**', 'D', 'bold'],
+  ['Option C is correct because both lungs are involved.', 'C', 'leading-letter'],
+  ['I would choose D.', 'D', 'choice'],
+  ['The correct option is D: No consolidation.', 'D', 'choice'],
+  ['Option A is incorrect. Option B fits the bulging fissure.', 'B', 'evaluation'],
+  ['**D. No consolidation**', 'D', 'leading-letter'],
   // the letter-then-explanation format
-  ['A', 'A', 'leading-letter'],
-  ['c', 'C', 'leading-letter'],
+  ['A', 'A', 'letter-line'],
+  ['c', 'C', 'letter-line'],
   ['B. Right upper lobe. The opacity is confined by the horizontal fissure.', 'B', 'leading-letter'],
   ['B) Right upper lobe', 'B', 'leading-letter'],
   ['(D) No consolidation', 'D', 'leading-letter'],
   ['A. Left lower lobe', 'A', 'leading-letter'],
-  ['D\nThe lungs are clear.', 'D', 'leading-letter'],
+  ['D\nThe lungs are clear.', 'D', 'letter-line'],
   // weak signals, after the refusal check
-  ['The findings suggest a right upper lobe pneumonia (B).', 'B', 'bare-letter'],
-  ['Based on the image, B.', 'B', 'bare-letter'],
-  ["I think it's B", 'B', 'bare-letter'],
+  ['The findings suggest a right upper lobe pneumonia (B).', 'B', 'evidence'],
+  ['Based on the image, B.', 'B', 'statement'],
+  ["I think it's B", 'B', 'belief'],
   ['A large consolidation is seen in the right upper lobe.', 'B', 'option-text'],
-  ['Answer: Bilateral', 'C', 'option-text'],
-  ['The answer is a right upper lobe consolidation.', 'B', 'option-text'],
+  ['Answer: Bilateral', 'C', 'answer'],
+  ['The answer is a right upper lobe consolidation.', 'B', 'answer'],
   ['Right upper lobe', 'B', 'option-text'],
-  ['The opacity is in the right upper lobe, so B is correct.', 'B', 'option-text'],
+  ['The opacity is in the right upper lobe, so B is correct.', 'B', 'conclusion'],
   // hedges: more than one option named
   ['A or B', null, 'hedge'],
   ['B/C', null, 'hedge'],
-  ['B, C', null, 'hedge'],
+  ['B, C', null, 'multiple'],
   ['The answer is A or B.', null, 'hedge'],
   ['**A** or **B**', null, 'hedge'],
   ['Option B and option C are both possible.', null, 'hedge'],
   ['Left lower lobe or right upper lobe', null, 'hedge'],
-  ['A: Left lower lobe is incorrect. B: Right upper lobe is correct.', null, 'hedge'],
+  // discussing each option and concluding on one is not a hedge
+  ['A: Left lower lobe is incorrect. B: Right upper lobe is correct.', 'B', 'evaluation'],
   // refusals, empties, non-options
   ['I cannot determine the answer from this image.', null, 'refusal'],
   ["Sorry, I can't help with that. (A) and (B) both need a radiologist.", null, 'refusal'],
-  ['None of the above.', null, 'refusal'],
+  ['None of the above.', null, 'none-of-the-above'],
   ['As an AI, I am unable to view medical images.', null, 'refusal'],
-  ['E', null, 'no-match'],
+  ['E', null, 'invalid-answer'],
   ['The image quality is poor.', null, 'no-match'],
   ['A large effusion.', null, 'no-match'],
   ['', null, 'empty'],
   ['   \n ', null, 'empty'],
-  ['<think>I think A', null, 'empty'],
+  ['<think>I think A', null, 'unfinished'],
 ];
 
 for (const [output, letter, rule] of cases) {
@@ -116,7 +117,8 @@ test('extract: strict mode reads only JSON and tags', () => {
   assert.equal(extractAnswer('<answer>C</answer>', OPTIONS, { strict: true }).letter, 'C');
   assert.equal(extractAnswer('{"answer": "A"}', OPTIONS, { strict: true }).letter, 'A');
   assert.deepEqual(extractorInfo({ strict: true }).rules.map((r) => r.name), ['json', 'tag']);
-  assert.equal(extractorInfo().rules.length, 10);
+  assert.deepEqual(extractorInfo().rules.slice(0, 4).map((r) => r.name), ['json', 'python-dict', 'tag', 'boxed']);
+  assert.ok(extractorInfo().rules.every((r) => r.version === '2'));
 });
 
 test('extract: the span points at the letter the decision rests on (in the normalised output)', () => {

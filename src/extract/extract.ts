@@ -1,64 +1,70 @@
 import type { Extraction, ExtractorInfo } from '../core/extraction.js';
-import {
-  answerRule, bareLetterRule, boldRule, boxedRule, finalAnswerRule, jsonRule, leadingLetterRule, optionRule, optionTextRule, REFUSAL, tagRule,
-  type ExtractionRule,
-} from './rules.js';
-
-/** The ladder, most specific first (REFERENCE.md §2, tightened: see docs/extraction.md). */
-const LENIENT_LADDER: readonly ExtractionRule[] = [jsonRule, tagRule, boxedRule, finalAnswerRule, answerRule, optionRule, boldRule, leadingLetterRule];
-/** Rules tried only after the refusal check: they read weak signals that a refusal may contain by accident. */
-const AFTER_REFUSAL_CHECK: readonly ExtractionRule[] = [bareLetterRule, optionTextRule];
-const STRICT_LADDER: readonly ExtractionRule[] = [jsonRule, tagRule];
+import { readCommitments, type Reading } from './commitments.js';
+import { REFUSAL } from './cues.js';
+import { prepareOptions, type PreparedOptions } from './mentions.js';
+import { normalizeOutput } from './normalize.js';
+import { readStructured } from './structured.js';
 
 /** Name and version of the extractor; bump the version whenever any rule's behaviour changes. */
-export const EXTRACTOR_NAME = 'cxrbench-ladder';
-export const EXTRACTOR_VERSION = '1.0.0';
+export const EXTRACTOR_NAME = 'cxrbench-reader';
+export const EXTRACTOR_VERSION = '2.0.0';
+
+/**
+ * The rules an extraction can name, in the order a reader weighs them, each versioned. Structured answers
+ * (JSON, Python dicts, tags, `\boxed{}`) are read first; then the statements of the text: explicit answers
+ * (`final-answer`, `answer`, `choice`, `leading-letter`, `letter-line`), then conclusions (`belief`,
+ * `conclusion`, `evaluation`); an answer named by `option-text` or `ordinal`; and, when nothing commits,
+ * a final `bare-letter`. `reasoning:*` marks an answer read from a reasoning block after an empty answer.
+ */
+const RULES = ['json', 'python-dict', 'tag', 'boxed', 'final-answer', 'answer', 'choice', 'leading-letter', 'letter-line', 'belief', 'conclusion', 'evidence', 'evaluation', 'statement', 'option-text', 'ordinal', 'bare-letter', 'paraphrase'] as const;
+const RULE_VERSION = '2';
+const STRICT_RULES = ['json', 'tag'] as const;
 
 /** Options of {@link extractAnswer}. */
 export interface ExtractOptions {
-  /** JSON and answer tags only (no phrase, bold, letter or option-text rules). */
+  /** JSON and answer tags only (no statement, letter or option-text reading). */
   strict?: boolean;
 }
 
 /** Describes the extractor for a run manifest. */
 export function extractorInfo(options: ExtractOptions = {}): ExtractorInfo {
-  const rules = options.strict ? STRICT_LADDER : [...LENIENT_LADDER, ...AFTER_REFUSAL_CHECK];
-  return { name: EXTRACTOR_NAME, version: EXTRACTOR_VERSION, strict: options.strict === true, rules: rules.map((r) => ({ name: r.name, version: r.version })) };
+  const rules = options.strict ? STRICT_RULES : RULES;
+  return { name: EXTRACTOR_NAME, version: EXTRACTOR_VERSION, strict: options.strict === true, rules: rules.map((name) => ({ name, version: RULE_VERSION })) };
+}
+
+function read(text: string, options: PreparedOptions, strict: boolean, depth = 0): Reading {
+  if (text.trim() === '') return { letter: null, reason: 'empty' };
+  const readValue = (value: string): Reading => (depth >= 2 ? { letter: null, reason: 'no-match' } : read(value, options, false, depth + 1));
+  const structured = readStructured(text, readValue, strict ? STRICT_RULES : undefined);
+  if (structured) return structured;
+  if (strict) return { letter: null, reason: 'no-match' };
+  const reading = readCommitments(text, options);
+  // A refusal outweighs a finding merely described ("X favours atelectasis"), not an answer given anyway.
+  if (REFUSAL.test(text) && (reading.letter === null ? reading.reason === 'no-match' : reading.rule === 'evidence' || reading.rule === 'paraphrase')) return { letter: null, reason: 'refusal' };
+  return reading;
 }
 
 /**
- * Normalises what models print around answers without changing its meaning: Unicode compatibility forms
- * (full-width "Ｂ", "："), zero-width characters, and reasoning blocks (`<think>…</think>`) whose letters are
- * deliberation, not the answer.
+ * Reads the option a model's output committed to, as a careful reader does; `letter: null` with the reason
+ * (`empty`, `refusal`, `hedge`, `multiple`, `invalid-answer`, `none-of-the-above`, `unfinished`, `no-match`)
+ * when it committed to no single option — never a guess. `options` (the four option texts, without letters)
+ * let answers given as option text be read. Time is linear in the output's length (long outputs are read as
+ * head and tail, see `normalizeOutput`).
  */
-export function normalizeOutput(output: string): string {
-  let text = output.normalize('NFKC').replace(/[\u200b-\u200d\ufeff]/g, '');
-  const thinkEnd = text.lastIndexOf('</think>');
-  if (thinkEnd !== -1) text = text.slice(thinkEnd + '</think>'.length);
-  else if (/^\s*<think>/.test(text)) return ''; // reasoning never finished: no answer given
-  return text.trim();
+export function extractAnswer(output: unknown, options?: readonly string[], settings: ExtractOptions = {}): Extraction {
+  const normalized = normalizeOutput(typeof output === 'string' ? output : '');
+  if (normalized.unfinished) return { letter: null, rule: 'unfinished' };
+  const prepared = prepareOptions(options);
+  const strict = settings.strict === true;
+  let reading = read(normalized.answer, prepared, strict);
+  if (reading.letter === null && (reading.reason === 'empty' || reading.reason === 'no-match') && normalized.reasoning) {
+    // Nothing after the reasoning block: what the reasoning concluded is the answer it gave.
+    const fromReasoning = read(normalized.reasoning, prepared, strict);
+    if (fromReasoning.letter !== null) reading = { ...fromReasoning, rule: `reasoning:${fromReasoning.rule}`, span: [-1, -1] };
+    else if (fromReasoning.reason !== 'no-match' && fromReasoning.reason !== 'empty') reading = fromReasoning;
+  }
+  if (reading.letter !== null) return { letter: reading.letter, rule: reading.rule, ...(reading.span[0] >= 0 ? { span: reading.span } : {}) };
+  return { letter: null, rule: reading.reason, ...(reading.span ? { span: reading.span } : {}) };
 }
 
-/**
- * Reads the chosen option from a model's output by the first rule of the ladder that reaches a verdict (last
- * occurrence within that rule). Returns `letter: null` when no single answer can be read — never a guess.
- * `options` (the four option texts, without prefixes) enable matching an answer given as option text.
- */
-export function extractAnswer(output: string | null | undefined, options?: readonly string[], settings: ExtractOptions = {}): Extraction {
-  const text = normalizeOutput(output ?? '');
-  if (text === '') return { letter: null, rule: 'empty' };
-  const ladder = settings.strict ? STRICT_LADDER : LENIENT_LADDER;
-  for (const rule of ladder) {
-    const verdict = rule.apply(text, options);
-    if (verdict) return verdict.letter ? { letter: verdict.letter, rule: rule.name, span: verdict.span } : { letter: null, rule: verdict.reason, ...(verdict.span ? { span: verdict.span } : {}) };
-  }
-  if (settings.strict) return { letter: null, rule: 'no-match' };
-  if (REFUSAL.test(text) && !(options ?? []).some((o) => REFUSAL.test(o) && text.toLowerCase().includes(o.toLowerCase()))) {
-    return { letter: null, rule: 'refusal' };
-  }
-  for (const rule of AFTER_REFUSAL_CHECK) {
-    const verdict = rule.apply(text, options);
-    if (verdict) return verdict.letter ? { letter: verdict.letter, rule: rule.name, span: verdict.span } : { letter: null, rule: verdict.reason, ...(verdict.span ? { span: verdict.span } : {}) };
-  }
-  return { letter: null, rule: 'no-match' };
-}
+export { normalizeOutput } from './normalize.js';

@@ -26,8 +26,11 @@ export interface BatchApi {
 export interface GenerateContext {
   /** Aborted on timeout or when the run stops. */
   signal: AbortSignal;
-  /** The question being asked: baselines answer from it, model endpoints ignore it. */
-  question: Question;
+  /**
+   * The question being asked: baselines answer from it, model endpoints ignore it. Absent for requests that
+   * are not a benchmark question (the answer judge's), which only model endpoints serve.
+   */
+  question?: Question;
 }
 
 /**
@@ -45,6 +48,12 @@ export interface ModelAdapter {
   preflight?(signal: AbortSignal): Promise<void>;
   /** Present when the provider offers a batch API (`eval --batch`). */
   batch?: BatchApi;
+}
+
+/** The question of a request, for adapters that answer from it (baselines); refuses requests without one. */
+export function requireQuestion(context: GenerateContext, adapter: string): Question {
+  if (!context.question) throw new Error(`${adapter} answers benchmark questions only; it cannot serve this request`);
+  return context.question;
 }
 
 /** Failure classification shared by adapters that cannot fail in transport (baselines, replay). */

@@ -34,12 +34,12 @@ const pct = (x: number) => (100 * x).toFixed(1);
 
 function cellRows(cells: Record<string, CellResult>): string {
   return Object.entries(cells)
-    .map(([name, c]) => `<tr${c.small ? ' class="small"' : ''}><td>${escapeHtml(name)}${c.small ? ' *' : ''}</td><td>${c.n}</td><td>${pct(c.accuracy.value)}</td><td>${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}</td><td>${pct(c.bootstrap.lo)}–${pct(c.bootstrap.hi)}</td><td>${c.unparseable}</td><td>${c.error}</td></tr>`)
+    .map(([name, c]) => `<tr${c.small ? ' class="small"' : ''}><td>${escapeHtml(name)}${c.small ? ' *' : ''}</td><td>${c.n}</td><td>${pct(c.accuracy.value)}</td><td>${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}</td><td>${pct(c.bootstrap.lo)}–${pct(c.bootstrap.hi)}</td><td>${c.readByJudge}</td><td>${c.unparseable}</td><td>${c.error}</td></tr>`)
     .join('\n');
 }
 
 function table(id: string, first: string, cells: Record<string, CellResult>): string {
-  return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>bootstrap 95%</th><th>unparseable</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
+  return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>bootstrap 95%</th><th>read by judge</th><th>unreadable</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
 }
 
 function itemRow(item: ReportItem): string {
@@ -96,7 +96,7 @@ export function renderHtmlReport(report: HtmlReport): string {
 <h1>${escapeHtml(report.title)} ${report.baseline ? '<span class="badge">baseline</span>' : ''}</h1>
 <section id="summary"><p>Micro accuracy <b>${pct(r.overall.accuracy.value)}%</b> (Wilson ${pct(r.overall.accuracy.lo)}–${pct(r.overall.accuracy.hi)}; bootstrap over studies ${pct(r.overall.bootstrap.lo)}–${pct(r.overall.bootstrap.hi)}), n = ${r.overall.n}.
 ReXrank overall (mean of ${r.rexrankOverall.tasks.length} task accuracies) <b>${pct(r.rexrankOverall.value)}%</b> (${pct(r.rexrankOverall.lo)}–${pct(r.rexrankOverall.hi)}).
-Failed extractions ${r.overall.unparseable} (${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%), errors ${r.overall.error}, not yet run ${r.notRun}.</p>
+Answers read: ${r.overall.readByRule} by the rules (${escapeHtml(r.reading.extractor)}), ${r.overall.readByJudge} by the judge (${escapeHtml(r.reading.judge ?? 'none used')}), ${r.overall.unparseable} unreadable — failed extractions, ${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%, counted wrong. Errors ${r.overall.error}, not yet run ${r.notRun}.</p>
 <p><small>${escapeHtml(report.manifestSummary)} · * fewer than ${r.settings.smallCell} questions · ${escapeHtml(r.settings.interval)}, ${r.settings.resamples} resamples, seed ${r.settings.seed}</small></p></section>
 <h2>Accuracy per task</h2>
 <figure id="accuracy-chart">${report.accuracyChartSvg}</figure>

@@ -9,16 +9,16 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}`;
 function rows(cells: Record<string, CellResult>): string[][] {
   return Object.entries(cells).map(([name, c]) => [
     `${name}${c.small ? ' *' : ''}`, String(c.n), pct(c.accuracy.value), `${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}`, `${pct(c.bootstrap.lo)}–${pct(c.bootstrap.hi)}`,
-    String(c.unparseable), String(c.error),
+    String(c.readByJudge), String(c.unparseable), String(c.error),
   ]);
 }
 
 function section(title: string, first: string, cells: Record<string, CellResult>): Table {
   return {
     title,
-    headers: [first, 'n', 'acc %', 'Wilson 95%', 'bootstrap 95%', 'unparseable', 'error'],
+    headers: [first, 'n', 'acc %', 'Wilson 95%', 'bootstrap 95%', 'by judge', 'unreadable', 'error'],
     rows: rows(cells),
-    numeric: [false, true, true, true, true, true, true],
+    numeric: [false, true, true, true, true, true, true, true],
   };
 }
 
@@ -34,10 +34,10 @@ export function formatResults(results: Results, format: ResultsFormat, title: st
   if (format === 'csv') {
     const out: string[][] = [];
     const add = (group: string, name: string, c: CellResult) =>
-      out.push([group, name, String(c.n), String(c.correct), String(c.wrong), String(c.unparseable), String(c.error), c.accuracy.value.toFixed(6), c.accuracy.lo.toFixed(6), c.accuracy.hi.toFixed(6), c.bootstrap.lo.toFixed(6), c.bootstrap.hi.toFixed(6), String(c.small)]);
+      out.push([group, name, String(c.n), String(c.correct), String(c.wrong), String(c.readByRule), String(c.readByJudge), String(c.unparseable), String(c.error), c.accuracy.value.toFixed(6), c.accuracy.lo.toFixed(6), c.accuracy.hi.toFixed(6), c.bootstrap.lo.toFixed(6), c.bootstrap.hi.toFixed(6), String(c.small)]);
     add('overall', 'all questions', results.overall);
     for (const [group, , cells] of sections) for (const [name, c] of Object.entries(cells)) add(group.toLowerCase(), name, c);
-    return renderTable({ headers: ['group', 'name', 'n', 'correct', 'wrong', 'unparseable', 'error', 'accuracy', 'wilson_lo', 'wilson_hi', 'bootstrap_lo', 'bootstrap_hi', 'small'], rows: out }, 'csv');
+    return renderTable({ headers: ['group', 'name', 'n', 'correct', 'wrong', 'read_by_rule', 'read_by_judge', 'unparseable', 'error', 'accuracy', 'wilson_lo', 'wilson_hi', 'bootstrap_lo', 'bootstrap_hi', 'small'], rows: out }, 'csv');
   }
   const o = results.overall;
   const r = results.rexrankOverall;
@@ -45,7 +45,7 @@ export function formatResults(results: Results, format: ResultsFormat, title: st
     format === 'md' ? `## ${title}\n` : title,
     `micro accuracy ${pct(o.accuracy.value)}% (Wilson ${pct(o.accuracy.lo)}–${pct(o.accuracy.hi)}, bootstrap over studies ${pct(o.bootstrap.lo)}–${pct(o.bootstrap.hi)}), n = ${o.n}`,
     `ReXrank overall (mean of ${r.tasks.length} task accuracies) ${pct(r.value)}% (bootstrap ${pct(r.lo)}–${pct(r.hi)})`,
-    `failed extractions (unparseable) ${o.unparseable} (${pct(o.n ? o.unparseable / o.n : 0)}%), errors ${o.error}, not yet run ${results.notRun}`,
+    `answers read: ${o.readByRule} by the rules (${results.reading.extractor}), ${o.readByJudge} by the judge (${results.reading.judge ?? 'none used'}), ${o.unparseable} unreadable = failed extractions (${pct(o.n ? o.unparseable / o.n : 0)}%, counted wrong); errors ${o.error}, not yet run ${results.notRun}`,
     `* fewer than ${results.settings.smallCell} questions; intervals: ${results.settings.interval}, ${results.settings.resamples} resamples, seed ${results.settings.seed}`,
     '',
   ].join(format === 'md' ? '\n\n' : '\n');

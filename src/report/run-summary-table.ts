@@ -5,19 +5,23 @@ import { renderTable } from './text-table.js';
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function row(name: string, c: GroupCounts): string[] {
-  return [name, String(c.n), pct(c.accuracy), String(c.correct), String(c.wrong), String(c.unparseable), String(c.error)];
+  return [name, String(c.n), pct(c.accuracy), String(c.correct), String(c.wrong), String(c.readByRule), String(c.readByJudge), String(c.unparseable), String(c.error)];
 }
 
-/** The terminal summary of a run: accuracy per task, overall (micro) and ReXrank overall, every outcome counted. */
-export function runSummaryTable(summary: RunSummary, title: string): string {
+/**
+ * The terminal summary of a run: accuracy per task, overall (micro) and ReXrank overall, every outcome counted,
+ * with how answers were read (rules, judge, unreadable). `judge` names the judge model when one was used.
+ */
+export function runSummaryTable(summary: RunSummary, title: string, judge: string | null = null): string {
   const rows = Object.entries(summary.byTask).map(([task, c]) => row(task, c));
   rows.push(row('all questions (micro)', summary.overall));
   const lines = [
     renderTable(
-      { title, headers: ['task', 'n', 'accuracy', 'correct', 'wrong', 'unparseable', 'error'], rows, numeric: [false, true, true, true, true, true, true] },
+      { title, headers: ['task', 'n', 'accuracy', 'correct', 'wrong', 'read by rules', 'read by judge', 'unreadable', 'error'], rows, numeric: [false, true, true, true, true, true, true, true, true] },
       'table',
     ),
     `ReXrank overall (mean of ${summary.rexrankTasks.length} task accuracies): ${summary.rexrankOverall === null ? '—' : pct(summary.rexrankOverall)}`,
+    `answers read: ${summary.overall.readByRule} by the rules, ${summary.overall.readByJudge} by the judge${judge ? ` (${judge})` : ' (none used)'}, ${summary.overall.unparseable} unreadable (failed extractions, counted wrong)`,
     summary.complete
       ? `complete: ${summary.selected} of ${summary.selected} questions answered`
       : `INCOMPLETE: ${summary.selected - summary.notRun} of ${summary.selected} questions answered, ${summary.notRun} not yet run (rerun the same command to continue)`,

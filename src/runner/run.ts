@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, wri
 import { join } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import { manifestConflicts, RunManifest } from '../core/manifest.js';
+import type { AnswerJudge, JudgeItem } from '../core/extraction.js';
 import type { ContentPart, Failure, GenerationParams, ModelRequest, Outcome, Prediction } from '../core/model-io.js';
 import type { ImageRef, Question } from '../core/question.js';
 import { toOfficialRecord } from '../core/official-record.js';
@@ -10,12 +11,12 @@ import type { ModelAdapter } from '../models/adapter.js';
 import { buildPrompt, type Prompt } from '../prompt/build-prompt.js';
 import type { PromptTemplate } from '../prompt/template.js';
 import { extractAnswer } from '../extract/extract.js';
-import { sleep } from './sleep.js';
 import { ImageCache, type ImageEncoding } from './image-cache.js';
 import { JournalIndex, JournalWriter } from './journal.js';
 import { ConcurrencyLimiter } from './limiter.js';
-import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
-import { outcomeOf } from './outcomes.js';
+import type { RetryPolicy } from './retry.js';
+import { sendWithRetries } from './send.js';
+import { judgeItemOf, outcomeOf, type JudgeVerdicts } from './outcomes.js';
 import { budgetReached, type Budget } from './budget.js';
 
 /** The files of a run folder. */
@@ -25,6 +26,8 @@ export const RUN_FILES = {
   outcomes: 'outcomes.jsonl',
   rexrank: 'rexrank-predictions.json',
   summary: 'summary.json',
+  /** The answer judge's replies, keyed by what it was asked (only when a judge was used). */
+  judge: 'judge.jsonl',
   imageCache: 'image-cache',
 } as const;
 
@@ -64,6 +67,8 @@ export interface RunOptions {
   /** Ask again the questions whose last prediction is an error. */
   retryErrors: boolean;
   strictExtraction: boolean;
+  /** Reads the outputs the rules cannot (asked once the run has answered everything it will answer). */
+  judge?: AnswerJudge;
   onProgress?: (progress: RunProgress) => void;
   /** Aborting stops asking; in-flight requests are abandoned and not journaled, so a rerun asks them again. */
   signal?: AbortSignal;
@@ -90,6 +95,11 @@ function writeJsonAtomically(file: string, value: unknown): void {
   const temp = `${file}.tmp-${process.pid}`;
   writeFileSync(temp, JSON.stringify(value, null, 2) + '\n');
   renameSync(temp, file);
+}
+
+/** Replaces a run folder's manifest atomically (after the extraction settings changed). */
+export function writeManifest(outDir: string, manifest: RunManifest): void {
+  writeJsonAtomically(join(outDir, RUN_FILES.manifest), manifest);
 }
 
 /**
@@ -243,52 +253,34 @@ async function askWithRetries(question: Question, options: RunOptions, images: I
     const failure: Failure = { kind: 'client', message: error instanceof Error ? error.message : String(error) };
     return { questionId: question.id, error: failure, attempts: 0, latencyMs: Date.now() - started, at: new Date().toISOString() };
   }
-  let failure: Failure | null = null;
-  let attempt = 0;
-  while (attempt < options.retry.maxAttempts) {
-    attempt++;
-    if (stop.aborted) return null;
-    const attemptStarted = Date.now();
-    // One controller per attempt, released when the attempt ends. (AbortSignal.any with AbortSignal.timeout keeps
-    // every request's signal — and through fetch's listeners its body — alive until the timer fires: at 41K
-    // requests that held hundreds of MB.)
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, options.timeoutMs);
-    const onStop = () => controller.abort();
-    stop.addEventListener('abort', onStop, { once: true });
-    try {
-      const response = await options.adapter.generate(request, { signal: controller.signal, question });
-      limiter.onSuccess(Date.now() - attemptStarted);
-      return { questionId: question.id, response, attempts: attempt, latencyMs: Date.now() - started, at: new Date().toISOString() };
-    } catch (error) {
-      if (stop.aborted) return null;
-      failure = timedOut ? { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } : options.adapter.classifyError(error);
-      if (failure.kind === 'rate-limit') limiter.onRateLimit();
-      if (!isRetryable(failure) || attempt >= options.retry.maxAttempts) break;
-    } finally {
-      clearTimeout(timer);
-      stop.removeEventListener('abort', onStop);
-    }
-    await sleep(retryDelayMs(attempt, failure, options.retry, random), stop);
-  }
-  return { questionId: question.id, error: failure!, attempts: attempt, latencyMs: Date.now() - started, at: new Date().toISOString() };
+  return sendWithRetries(request, question, { adapter: options.adapter, retry: options.retry, timeoutMs: options.timeoutMs, limiter, stop, random }, started);
 }
 
-/** Extracts and scores every selected question from the journal and writes outcomes, the ReXrank file and the summary inputs. */
+/**
+ * Extracts and scores every selected question from the journal and writes outcomes, the ReXrank file and the
+ * summary inputs. With a judge, the outputs the rules cannot read are first put to it (one pass to collect
+ * them, the judge's own journal makes this resumable), and the outcomes take its verdicts.
+ */
 export async function finalizeRun(options: RunOptions, latest: JournalIndex): Promise<Outcome[]> {
   const journal = latest.reader();
   try {
-    return await writeRunFiles(options, (id) => journal.read(id));
+    const predictionOf = (id: string) => journal.read(id);
+    let judged: JudgeVerdicts | undefined;
+    if (options.judge) {
+      const items: JudgeItem[] = [];
+      for await (const question of options.questions()) {
+        const item = judgeItemOf(question, predictionOf(question.id), options.strictExtraction);
+        if (item) items.push(item);
+      }
+      judged = { model: options.judge.model, verdicts: items.length > 0 ? await options.judge.decide(items, options.signal) : new Map() };
+    }
+    return await writeRunFiles(options, predictionOf, judged);
   } finally {
     journal.close();
   }
 }
 
-async function writeRunFiles(options: RunOptions, predictionOf: (questionId: string) => Prediction | undefined): Promise<Outcome[]> {
+async function writeRunFiles(options: RunOptions, predictionOf: (questionId: string) => Prediction | undefined, judged: JudgeVerdicts | undefined): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   const rexrankFile = join(options.outDir, RUN_FILES.rexrank);
   const outcomesFile = join(options.outDir, RUN_FILES.outcomes);
@@ -299,7 +291,7 @@ async function writeRunFiles(options: RunOptions, predictionOf: (questionId: str
   rexrank.write('{');
   for await (const question of options.questions()) {
     const prediction = predictionOf(question.id);
-    const outcome = outcomeOf(question, prediction, options.strictExtraction);
+    const outcome = outcomeOf(question, prediction, options.strictExtraction, judged);
     if (outcome) {
       outcomes.push(outcome);
       if (!outcomeLines.write(`${JSON.stringify(outcome)}\n`)) await once(outcomeLines, 'drain');

@@ -10,6 +10,9 @@ export interface CellResult {
   wrong: number;
   unparseable: number;
   error: number;
+  /** Answers read by the extraction rules, and by the judge (correct + wrong = readByRule + readByJudge). */
+  readByRule: number;
+  readByJudge: number;
   accuracy: Estimate;
   bootstrap: Estimate;
   /** Fewer questions than the small-cell threshold: shown, but marked (the paper's 0%/100% categories). */
@@ -30,10 +33,21 @@ export interface Results {
   byCategory: Record<string, CellResult>;
   bySubcategory: Record<string, CellResult>;
   byViews: Record<string, CellResult>;
+  /** How answers were read: the extractor, and the judge model when one read what the rules could not. */
+  reading: AnswerReading;
   settings: { resamples: number; seed: number; smallCell: number; interval: '95% Wilson; 95% percentile bootstrap over studies' };
 }
 
+/** How a run's answers were read, stated in every report. */
+export interface AnswerReading {
+  extractor: string;
+  /** The judge model, or null when only the rules read answers. */
+  judge: string | null;
+}
+
 export interface ScoreOptions {
+  /** Stated in the results (default: an unnamed rules-only extractor). */
+  reading?: AnswerReading;
   resamples: number;
   seed: number;
   smallCell: number;
@@ -42,10 +56,11 @@ export interface ScoreOptions {
 }
 
 function cell(outcomes: readonly ScoredOutcome[], options: ScoreOptions, seedOffset: number): CellResult {
-  const counts = { correct: 0, wrong: 0, unparseable: 0, error: 0 };
+  const counts = { correct: 0, wrong: 0, unparseable: 0, error: 0, readByRule: 0, readByJudge: 0 };
   const byStudy = new Map<string, [number, number]>();
   for (const o of outcomes) {
     counts[o.status]++;
+    if (o.predicted !== null) counts[o.extraction?.rule === 'judge' ? 'readByJudge' : 'readByRule']++;
     const s = byStudy.get(o.studyId) ?? [0, 0];
     if (o.status === 'correct') s[0]++;
     s[1]++;
@@ -136,6 +151,7 @@ export function scoreOutcomes(outcomes: readonly ScoredOutcome[], selected: numb
     byCategory: wanted('category') ? table(outcomes, (o) => o.category ?? '(none)', options) : {},
     bySubcategory: wanted('subcategory') ? table(outcomes, (o) => `${o.category ?? '(none)'} / ${o.subcategory ?? '(none)'}`, options) : {},
     byViews: wanted('views') ? table(outcomes, (o) => `${o.views} view${o.views === 1 ? '' : 's'}`, options) : {},
+    reading: options.reading ?? { extractor: 'rules', judge: null },
     settings: { resamples: options.resamples, seed: options.seed, smallCell: options.smallCell, interval: '95% Wilson; 95% percentile bootstrap over studies' },
   };
 }

@@ -1,7 +1,10 @@
-import type { Outcome, OutcomeStatus } from '../core/model-io.js';
+import type { Outcome } from '../core/model-io.js';
 import { TASK_NAMES } from '../core/question.js';
 
-/** Counts of one group of outcomes, and its accuracy (correct over all outcomes: unparseable and errors count as not correct). */
+/**
+ * Counts of one group of outcomes, and its accuracy (correct over all outcomes: unparseable and errors count as
+ * not correct). Answers are counted three ways: read by the rules, read by the judge, unreadable (unparseable).
+ */
 export interface GroupCounts {
   n: number;
   correct: number;
@@ -9,6 +12,8 @@ export interface GroupCounts {
   unparseable: number;
   error: number;
   accuracy: number;
+  readByRule: number;
+  readByJudge: number;
 }
 
 /** The headline numbers of a run: per task, micro over all questions, and ReXrank's overall (mean of the task accuracies). */
@@ -25,12 +30,13 @@ export interface RunSummary {
 }
 
 function emptyCounts(): GroupCounts {
-  return { n: 0, correct: 0, wrong: 0, unparseable: 0, error: 0, accuracy: 0 };
+  return { n: 0, correct: 0, wrong: 0, unparseable: 0, error: 0, accuracy: 0, readByRule: 0, readByJudge: 0 };
 }
 
-function add(counts: GroupCounts, status: OutcomeStatus): void {
+function add(counts: GroupCounts, outcome: Outcome): void {
   counts.n++;
-  counts[status]++;
+  counts[outcome.status]++;
+  if (outcome.predicted !== null) counts[outcome.extraction?.rule === 'judge' ? 'readByJudge' : 'readByRule']++;
   counts.accuracy = counts.correct / counts.n;
 }
 
@@ -39,8 +45,8 @@ export function summarizeOutcomes(outcomes: readonly Outcome[], selected: number
   const overall = emptyCounts();
   const byTask: Record<string, GroupCounts> = {};
   for (const o of outcomes) {
-    add(overall, o.status);
-    add((byTask[o.task] ??= emptyCounts()), o.status);
+    add(overall, o);
+    add((byTask[o.task] ??= emptyCounts()), o);
   }
   const known = TASK_NAMES.filter((t) => byTask[t]);
   const ordered = Object.fromEntries([...known, ...Object.keys(byTask).filter((t) => !known.includes(t as never)).sort()].map((t) => [t, byTask[t]!]));

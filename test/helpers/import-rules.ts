@@ -10,14 +10,16 @@ export const ALLOWED: Record<string, readonly string[]> = {
   score: ['core'],
   models: ['core'],
   runner: ['core', 'models', 'prompt', 'extract'],
+  // the answer judge: a model asked about outputs the rules cannot read, sent through the runner's sender and journal
+  judge: ['core', 'models', 'prompt', 'extract', 'runner'],
   report: ['core', 'score'],
   store: ['core', 'score'],
   // the leaderboard's application layer: checks and scores uploads over the store (docs/design/board.md)
   board: ['core', 'dataset', 'extract', 'score', 'models', 'store'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'board'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'board'],
   server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'board'],
   // the library entry point exports the core library, never the shells
-  'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'board'],
+  'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'board'],
 };
 
 /** A source file of src/, by its path relative to src/ (forward slashes). */

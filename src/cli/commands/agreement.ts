@@ -7,11 +7,11 @@ import { detectLayout } from '../../dataset/layout.js';
 import { readQuestions } from '../../dataset/read-dataset.js';
 import { extractAnswer } from '../../extract/extract.js';
 import { renderTable } from '../../report/text-table.js';
-import { outcomeOf } from '../../runner/outcomes.js';
 import { agreementOn, describePolicy, UNANSWERED_POLICIES, type AgreementTable, type RaterAnswers } from '../../score/agreement-matrix.js';
 import { wilson } from '../../score/intervals.js';
 import { parseFormat } from '../output-format.js';
 import { openSavedRun } from '../run-folder.js';
+import { savedRunOutcomes } from '../saved-run-outcomes.js';
 
 /** The gold answer and task of each item: from a dataset, an answer key, or the run folders. */
 interface Gold {
@@ -22,9 +22,7 @@ interface Gold {
 async function raterFromRun(dir: string, gold: Gold, goldGiven: boolean): Promise<RaterAnswers> {
   const run = openSavedRun(dir);
   const answers = new Map<string, string | null>();
-  for await (const q of run.questions()) {
-    const o = outcomeOf(q, run.journal.latest.get(q.id), run.manifest.extractor.strict);
-    if (!o) continue;
+  for (const { question: q, outcome: o } of (await savedRunOutcomes(run)).items) {
     answers.set(q.id, o.predicted);
     // A given gold key decides the items and answers; a run only fills in tasks the key does not state.
     if (!goldGiven && !gold.answer.has(q.id)) gold.answer.set(q.id, q.answer);

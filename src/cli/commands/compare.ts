@@ -2,18 +2,14 @@ import type { Command } from 'commander';
 import { CxrError } from '../../core/errors.js';
 import type { Outcome } from '../../core/model-io.js';
 import { renderTable } from '../../report/text-table.js';
-import { outcomeOf } from '../../runner/outcomes.js';
 import { comparePaired, rankWithTiers, type PairedComparison, type PairedItem } from '../../score/paired.js';
 import { parseFormat } from '../output-format.js';
 import { openSavedRun, type SavedRun } from '../run-folder.js';
+import { savedRunOutcomes } from '../saved-run-outcomes.js';
 
 async function outcomesOf(run: SavedRun): Promise<Map<string, Outcome>> {
-  const out = new Map<string, Outcome>();
-  for await (const q of run.questions()) {
-    const o = outcomeOf(q, run.journal.latest.get(q.id), run.manifest.extractor.strict);
-    if (o) out.set(q.id, o);
-  }
-  return out;
+  const { items } = await savedRunOutcomes(run);
+  return new Map(items.map(({ question, outcome }) => [question.id, outcome]));
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);

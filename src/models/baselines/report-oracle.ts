@@ -1,5 +1,5 @@
 import { LETTERS, type Letter, type Question } from '../../core/question.js';
-import { baselineAnswer, localFailure, type ModelAdapter } from '../adapter.js';
+import { baselineAnswer, localFailure, type ModelAdapter, requireQuestion } from '../adapter.js';
 import { contentTokens } from './tokens.js';
 
 /** The report text of a question's study (findings, impression, comparison), or '' when the record has none. */
@@ -33,7 +33,8 @@ export function reportOracleBaseline(): ModelAdapter {
   return {
     spec: { kind: 'baseline', name: 'report-oracle', baseline: true, args: { method: 'distinctive-word-overlap-v1' } },
     needsImages: false,
-    async generate(_request, { question }) {
+    async generate(_request, context) {
+      const question = requireQuestion(context, 'baseline:report-oracle');
       const { letter, scores } = predictFromReport(question);
       return baselineAnswer(letter, `baseline: report text overlap per option ${scores.map((s) => s.toFixed(2)).join('/')}`);
     },

@@ -1,5 +1,5 @@
 import { LETTERS, type Question } from '../../core/question.js';
-import { baselineAnswer, localFailure, type ModelAdapter } from '../adapter.js';
+import { baselineAnswer, localFailure, type ModelAdapter, requireQuestion } from '../adapter.js';
 import { contentTokens, fnv1a, tokens } from './tokens.js';
 
 /** Hashed feature space of the blind classifier. */
@@ -69,7 +69,8 @@ export function textOnlyBaseline(model: TextOnlyModel): ModelAdapter {
   return {
     spec: { kind: 'baseline', name: 'text-only', baseline: true, args: { trainedOn: model.trainedOn, classifier: 'naive-bayes-hashed-v1' } },
     needsImages: false,
-    async generate(_request, { question }) {
+    async generate(_request, context) {
+      const question = requireQuestion(context, 'baseline:text-only');
       const { letter } = predictTextOnly(model, question);
       return baselineAnswer(letter, `baseline: text-only classifier trained on ${model.trainedOn} questions, no image`);
     },

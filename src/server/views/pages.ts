@@ -96,7 +96,8 @@ export function entryPage(entry: { slug: string; title: string; version: string;
 <dt>Date</dt><dd>${m.date ?? '—'}</dd><dt>Rank</dt><dd>${row.rank ?? '—'} (tier ${row.tier ?? '—'})</dd>
 <dt>Overall (ReXrank)</dt><dd>${row.metrics ? interval(row.metrics.rexrankOverall) : pct(row.overall)}</dd>
 <dt>Micro accuracy</dt><dd>${row.metrics ? interval(row.metrics.overall.accuracy) : '—'}</dd>
-<dt>Failed extractions</dt><dd>${row.unparseable}${row.n ? ` of ${row.n}` : ''}</dd></dl>
+<dt>Failed extractions</dt><dd>${row.unparseable}${row.n ? ` of ${row.n}` : ''}</dd>
+${row.metrics ? html`<dt>Answers read</dt><dd>${row.metrics.overall.readByRule ?? row.metrics.overall.correct + row.metrics.overall.wrong} by the rules (${row.metrics.settings.extractor}), ${row.metrics.overall.readByJudge ?? 0} by a judge (none: the board reads by rules only), ${row.unparseable} unreadable</dd>` : ''}</dl>
 ${row.metrics ? html`<h2>Per task</h2><table class="board"><thead><tr><th>Task</th><th>n</th><th>Accuracy (95% Wilson)</th><th>95% study bootstrap</th><th>Failed extractions</th></tr></thead><tbody>
 ${Object.entries(row.metrics.byTask).map(([t, c]) => html`<tr><th scope="row">${t}</th><td>${c.n}</td><td>${interval(c.accuracy)}</td><td>${interval(c.bootstrap)}</td><td>${c.unparseable}</td></tr>`)}</tbody></table>` : ''}
 ${m.prompt ? html`<h2>Prompt</h2><pre>${m.prompt}</pre>` : ''}${m.notes ? html`<h2>Notes</h2><p>${m.notes}</p>` : ''}`;

@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { CxrError } from '../core/errors.js';
+import type { JudgeManifest } from '../core/manifest.js';
+import type { AdapterSpec, ModelAdapter } from '../models/adapter.js';
+import { EndpointAnswerJudge } from '../judge/answer-judge.js';
+import { JUDGE_PROMPT, JUDGE_PROMPT_SHA256 } from '../judge/judge-prompt.js';
+import { resolveModel } from './model-spec.js';
+
+/** The judge flags every command that reads answers takes. */
+export interface JudgeFlags {
+  judge?: string;
+  judgeEndpoint: string[];
+  judgeApiKeyEnv?: string;
+  judgeConcurrency: number;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Adds `--judge`, `--judge-endpoint`, `--judge-api-key-env` and `--judge-concurrency` to a command. */
+export function addJudgeOptions(command: Command): Command {
+  return command
+    .option('--judge <spec>', 'ask a language model (openai:<model> with --judge-endpoint, or preset:<name>) about the outputs the rules cannot read; without it extraction is offline and deterministic')
+    .option('--judge-endpoint <url>', 'OpenAI-compatible base URL of the judge; repeat to load-balance', collect, [])
+    .option('--judge-api-key-env <name>', 'environment variable holding the judge\'s API key')
+    .option('--judge-concurrency <n>', 'judge requests in flight at most', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new CxrError('bad-option', `--judge-concurrency ${v}: expected a whole number ≥ 1`);
+      return n;
+    }, 8);
+}
+
+/** The judge a command's flags ask for (null without `--judge`), journaling to `journalFile`. Only model endpoints can judge. */
+export async function judgeFromFlags(flags: JudgeFlags, journalFile: string): Promise<EndpointAnswerJudge | null> {
+  if (!flags.judge) {
+    if (flags.judgeEndpoint.length > 0 || flags.judgeApiKeyEnv) throw new CxrError('bad-option', '--judge-endpoint and --judge-api-key-env need --judge <spec>');
+    return null;
+  }
+  const kind = flags.judge.split(':', 1)[0];
+  if (kind !== 'openai' && kind !== 'preset') {
+    throw new CxrError('bad-option', `--judge ${flags.judge}: a judge is a language model behind an endpoint: openai:<model id> with --judge-endpoint <base URL>, or preset:<name>`);
+  }
+  const endpoint = { endpoint: flags.judgeEndpoint, ...(flags.judgeApiKeyEnv ? { apiKeyEnv: flags.judgeApiKeyEnv } : {}), header: [], query: [], systemPrompt: true, imageDetail: null };
+  let adapter: ModelAdapter;
+  try {
+    adapter = (await resolveModel(flags.judge, endpoint, 0, () => null)).adapter;
+  } catch (error) {
+    if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, '--judge'));
+    throw error;
+  }
+  return new EndpointAnswerJudge({ adapter, journalFile, concurrency: flags.judgeConcurrency });
+}
+
+/** The manifest entry of a judge. */
+export function judgeManifest(judge: EndpointAnswerJudge): JudgeManifest {
+  return { model: judge.spec, params: judge.params, prompt: { name: JUDGE_PROMPT.name, version: JUDGE_PROMPT.version, sha256: JUDGE_PROMPT_SHA256 } };
+}
+
+/**
+ * The judge a saved run recorded, reading its stored verdicts only (no request is sent): re-scoring a run
+ * judged earlier gives the same outcomes offline. Null when the run used no judge or another prompt version.
+ */
+export function storedJudge(entry: JudgeManifest | undefined, journalFile: string): EndpointAnswerJudge | null {
+  if (!entry || entry.prompt.sha256 !== JUDGE_PROMPT_SHA256) return null;
+  const spec: AdapterSpec = entry.model;
+  const adapter: ModelAdapter = {
+    spec,
+    needsImages: false,
+    generate: () => Promise.reject(new Error('offline judge: no request is sent')),
+    classifyError: (error) => ({ kind: 'client', message: String(error) }),
+  };
+  return new EndpointAnswerJudge({ adapter, journalFile, offline: true, params: entry.params });
+}
+
+/** One line on what the judge did in this command, for standard error. */
+export function judgeStatsLine(judge: EndpointAnswerJudge): string {
+  const s = judge.stats;
+  return `judge ${judge.model}: ${s.asked} asked now, ${s.cached} from its journal, ${s.failed} failed${s.skipped ? `, ${s.skipped} not asked (judge unavailable)` : ''}\n`;
+}

@@ -1,0 +1,215 @@
+import { LETTERS, type Letter } from '../core/question.js';
+import { NONE_OR_ALL } from './cues.js';
+
+/**
+ * What a mention names: an option, a letter or number outside A–D (`invalid`), or "none / all of the above"
+ * (when no option says so).
+ */
+export type Named = Letter | 'invalid' | 'none' | 'all';
+
+/** One place a statement names an option: by its letter, its text, or an ordinal ("the second option"). */
+export interface Mention {
+  named: Named;
+  kind: 'letter' | 'text' | 'ordinal' | 'none-or-all';
+  /** Span in the statement, including the option text read together with its letter ("B. Right upper lobe"). */
+  start: number;
+  end: number;
+  /**
+   * Counts only with a cue right before it or a commitment after it: lowercase letters ("b" is often not a
+   * letter), and option texts that are ordinary words ("Yes", "Small").
+   */
+  weak: boolean;
+  /** Written as a list label at the start of a line ("B. …", "(C) …"). */
+  label: boolean;
+}
+
+/** Words after which a capital "A" (or a lowercase letter) is the option, not the article "a". */
+const LETTER_FOLLOW = new Set(
+  'because since as is was seems appears fits fit matches describes best correctly would should could given due per from based it to for here then and or but with over rather instead not vs versus imo tbh lol though although makes looks remains stands wins again too also definitely obviously clearly are has had being which that this on in at if unless so thus therefore hence without plus seem i im i\'m i\'d i\'ll we you they\'re its it\'s fr ngl honestly the my our their these those what when where how why who an o ou y e und oder et или и'.split(' '),
+);
+/** Words that make the next capital letter a name, not an option ("Kerley B lines", "hepatitis C", "type A"). */
+const NOT_AN_OPTION_BEFORE = /(?:\b(?:type|grade|stage|class|group|zone|kerley|vitamin|hepatitis|hep|stanford|debakey|lead|appendix|figure|fig|table|section|point|step|plan|level|phase|image|panel|series|part|segment|category|pattern|subtype|cluster|tier|region|vertebra|protein|factor|complex|hemophilia|haemophilia|influenza|flu|strep|streptococcus|clostridium|plasmodium|team|bed|ward|unit|room|cohort|arm|site|rating|score|lane|line\s+type)\.?\s+|\d\s?°?|°|[A-Za-z]-)$/i;
+const LETTER_TOKEN = /(?<![A-Za-z0-9\u00C0-\u024F_])([A-Ja-d])(?![A-Za-z0-9\u00C0-\u024F_])/g;
+const ORDINAL_WORDS: Record<string, number> = {
+  first: 1, '1st': 1, one: 1, second: 2, '2nd': 2, two: 2, third: 3, '3rd': 3, three: 3, fourth: 4, '4th': 4, four: 4,
+  fifth: 5, '5th': 5, five: 5, sixth: 6, '6th': 6, six: 6, last: 4, final: 4, bottom: 4, top: 1, penultimate: 3, 'second-to-last': 3, 'second to last': 3,
+};
+const ORDINAL_WORD = String.raw`(second[-\s]to[-\s]last|penultimate|first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th|last|final|top|bottom)`;
+const ORDINAL = new RegExp(
+  String.raw`\b(?:the\s+)?${ORDINAL_WORD}\s+(?:one|option|choice|(?<!final\s|last\s)answer(?:\s+choice)?|alternative|listed\s+option|item)\b` +
+    String.raw`|\b(?:option|choice|answer|alternative)\s*(?:number\s*|no\.?\s*|#\s*)?([1-9]|one|two|three|four|five|six)\b(?![.,]\d)` +
+    String.raw`|#([1-9])\b|\bnumber\s+([1-4])\b(?=\s*(?:[.,;:!)—-]|$))` +
+    String.raw`|\bthe\s+${ORDINAL_WORD}\b(?=\s*(?:[.,;:!)—-]|$|\s(?:or|and)\s))` +
+    String.raw`|^\s*(1st|2nd|3rd|4th|last)\b(?=\s*(?:[.,;:!)—-]|$))` +
+    String.raw`|\b${ORDINAL_WORD}(?=\s+(?:or|and|\/)\s+(?:the\s+)?${ORDINAL_WORD})`,
+  'gi',
+);
+
+/** An option text prepared for matching: lower case, only letters and digits, single spaces. */
+function foldWords(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** The folded form of a text with, for each folded character, its index in the text. */
+function foldWithIndex(text: string): { folded: string; index: number[] } {
+  const lower = text.toLowerCase();
+  // Lower-casing keeps length for the scripts options are written in; where it does not, fold without it.
+  const source = lower.length === text.length ? lower : text;
+  const parts: string[] = [];
+  const index: number[] = [];
+  let space = true;
+  for (const m of source.matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (!space || parts.length > 0) {
+      parts.push(' ');
+      index.push(m.index - 1);
+    }
+    parts.push(m[0]);
+    for (let i = 0; i < m[0].length; i++) index.push(m.index + i);
+    space = false;
+  }
+  return { folded: parts.join('').toLowerCase(), index };
+}
+
+/** Option texts that are everyday words: mentioned constantly in prose, so they count only with a cue. */
+function isOrdinaryText(needle: string): boolean {
+  return needle.length < 6 || (!needle.includes(' ') && needle.length < 9) || /^\d+(?:\s\w+)?$/.test(needle);
+}
+
+/** Prepared option texts of a question (folded once per output). */
+export interface PreparedOptions {
+  /** The option texts as given. */
+  raw: readonly string[] | undefined;
+  texts: { letter: Letter; needle: string; ordinary: boolean }[];
+  /** Options whose text is itself "none of the above" / "all of the above". */
+  saysNone: Letter | null;
+  saysAll: Letter | null;
+}
+
+/** Prepares the four option texts for matching. */
+export function prepareOptions(options: readonly string[] | undefined): PreparedOptions {
+  const texts = (options ?? []).slice(0, 4).map((o, i) => {
+    const needle = foldWords(o);
+    return { letter: LETTERS[i]!, needle, ordinary: isOrdinaryText(needle) };
+  }).filter((t) => t.needle.length >= 2);
+  const says = (re: RegExp) => texts.find((t) => re.test(t.needle))?.letter ?? null;
+  return { raw: options, texts, saysNone: says(/^none of (?:the )?(?:above|these|them)/), saysAll: says(/^all of (?:the )?above/) };
+}
+
+/** Every mention of an option in one statement, in order; mentions never overlap. */
+export function findMentions(unit: string, options: PreparedOptions, lineStart: boolean): Mention[] {
+  const texts = textMentions(unit, options);
+  const letters = letterMentions(unit, lineStart).filter((l) => !texts.some((t) => l.start >= t.start && l.end <= t.end));
+  const merged = mergeLettersWithText(unit, letters, texts);
+  const taken = (start: number, end: number) => merged.some((m) => start < m.end && end > m.start);
+  for (const m of unit.matchAll(ORDINAL)) {
+    const word = (m[1] ?? m[5] ?? m[6] ?? m[7] ?? m[8])?.toLowerCase().replace(/[-\s]+/g, (s) => (s.trim() === '' ? ' ' : '-'));
+    const digit = (m[2] ?? m[3] ?? m[4])?.toLowerCase();
+    const n = word !== undefined ? (ORDINAL_WORDS[word] ?? ORDINAL_WORDS[word.replace(/-/g, ' ')]) : digit !== undefined ? (ORDINAL_WORDS[digit] ?? Number(digit)) : undefined;
+    if (n === undefined || Number.isNaN(n) || taken(m.index, m.index + m[0].length)) continue;
+    merged.push({ named: n >= 1 && n <= 4 ? LETTERS[n - 1]! : 'invalid', kind: 'ordinal', start: m.index, end: m.index + m[0].length, weak: false, label: false });
+  }
+  const noneOrAll = NONE_OR_ALL.exec(unit);
+  if (noneOrAll && !taken(noneOrAll.index, noneOrAll.index + noneOrAll[0].length)) {
+    const said = noneOrAll[1] ? options.saysNone : noneOrAll[2] ? options.saysAll : options.saysNone;
+    const named: Named = said ?? (noneOrAll[2] ? 'all' : 'none');
+    merged.push({ named, kind: said ? 'text' : 'none-or-all', start: noneOrAll.index, end: noneOrAll.index + noneOrAll[0].length, weak: false, label: false });
+  }
+  return merged.sort((a, b) => a.start - b.start);
+}
+
+/** More letter tokens than this in one statement is a list or a loop; reading stops there. */
+export const MAX_LETTERS = 48;
+
+function letterMentions(unit: string, lineStart: boolean): Mention[] {
+  const out: Mention[] = [];
+  for (const m of unit.matchAll(LETTER_TOKEN)) {
+    if (out.length > MAX_LETTERS) break;
+    const raw = m[1]!;
+    const start = m.index;
+    const after = unit.slice(start + 1, start + 40);
+    const before = unit.slice(Math.max(0, start - 24), start);
+    if (/^[-‐–]\s?[\p{L}\p{N}]/u.test(after) && !/^[-–]\s/.test(after)) continue; // "B-lines", "A-P", "D-dimer"
+    if (/^['’][a-z]/.test(after) || /^\.[a-z]\./i.test(after)) continue; // "a.m.", possessives
+    if (/[A-Za-z]['’]$/.test(before)) continue; // contractions: "I'd", "we'd"
+    if (NOT_AN_OPTION_BEFORE.test(before)) continue;
+    const slashed = /([A-Za-z0-9]+)\/$/.exec(before)?.[1];
+    if (slashed !== undefined && !/^[A-Da-d]$/.test(slashed)) continue; // "N/A", "w/o" — but "B/C" joins two options
+    const lower = raw === raw.toLowerCase();
+    const upper = !lower;
+    if (upper && raw > 'D' && !/^[\s*_)\]"'”’.:!,]*$|^[\s*_)\]"'”’]*[.:!,)(]/.test(after)) continue; // E–J only as a letter on its own
+    if (lower && (/^\/[a-z]/i.test(after) || /[A-Za-z0-9]\/$/.test(before))) continue; // "b/l", "c/w", "d/t", "w/ a" is handled by cues
+    if (lower && /^\.\s*\d/.test(after)) continue; // "c. 5 cm" (circa)
+    const nextWord = /^\s+[*_"'“]*([\p{L}'’]+)/u.exec(after)?.[1];
+    if ((raw === 'A' || raw === 'a') && nextWord && !LETTER_FOLLOW.has(nextWord.toLowerCase()) && /^\s+[*_"'“]*\p{L}/u.test(after)) {
+      // "A small effusion", "a large one": the article — unless it reads as a label ("A. …", "A) …" handled above).
+      if (!(upper && /^\p{Lu}{2,}/u.test(nextWord) && !/^\p{Lu}+$/u.test(nextWord))) {
+        out.push({ named: 'A', kind: 'letter', start, end: start + 1, weak: true, label: false, article: true } as Mention & { article: true });
+        continue;
+      }
+    }
+    const bracketed = /[(\[]\s*$/.test(before) && /^\s*[)\]]/.test(after);
+    // A list label ("B. …", "(C) …") at the start of a line — not "(A) and (B) …", which names two options.
+    const label = lineStart && unit.slice(0, start).trim().replace(/[*_#>(\[\s-]/g, '') === '' && /^[).:\]]/.test(after) && !/^[).:\]*_\s]*(?:and|or|&|\/|,)\s/i.test(after);
+    out.push({ named: raw > 'D' && upper ? 'invalid' : (raw.toUpperCase() as Letter), kind: 'letter', start, end: start + 1, weak: lower && !bracketed && !label, label });
+  }
+  return out;
+}
+
+/** Option texts named in the statement (whole words, case and punctuation ignored), longest first where they overlap. */
+function textMentions(unit: string, options: PreparedOptions): Mention[] {
+  if (options.texts.length === 0) return [];
+  const { folded, index } = foldWithIndex(unit);
+  const hay = ` ${folded} `;
+  const found: Mention[] = [];
+  for (const { letter, needle, ordinary } of options.texts) {
+    let from = 0;
+    for (;;) {
+      const at = hay.indexOf(` ${needle} `, from);
+      if (at === -1) break;
+      const start = index[at] ?? 0;
+      const lastChar = index[at + needle.length - 1] ?? unit.length - 1;
+      found.push({ named: letter, kind: 'text', start, end: lastChar + 1, weak: ordinary, label: false });
+      from = at + needle.length;
+    }
+  }
+  found.sort((a, b) => b.end - b.start - (a.end - a.start));
+  const kept: Mention[] = [];
+  for (const m of found) if (!kept.some((k) => m.start < k.end && m.end > k.start)) kept.push(m);
+  return kept;
+}
+
+/**
+ * Reads a letter and its own option text as one mention ("B. Right upper lobe", "aspergilloma (C)"), so the
+ * words of the option are not mistaken for what is said about it. A letter followed by ANOTHER option's text
+ * ("A left pleural effusion") after the article is the article: it is dropped.
+ */
+function mergeLettersWithText(unit: string, letters: Mention[], texts: Mention[]): Mention[] {
+  const out: Mention[] = [];
+  const usedTexts = new Set<Mention>();
+  for (const l of letters) {
+    const article = (l as Mention & { article?: boolean }).article === true;
+    const textAfter = texts.find((t) => t.start > l.end && t.start - l.end <= 6 && /^[\s.):\]*_\-–—=:>,]*$/.test(unit.slice(l.end, t.start)));
+    if (textAfter && textAfter.named === l.named) {
+      usedTexts.add(textAfter);
+      out.push({ named: l.named, kind: 'letter', start: l.start, end: textAfter.end, weak: l.weak && !l.label && !article, label: l.label });
+      continue;
+    }
+    if (article) continue;
+    if (textAfter && /^[.):\]\s*_\-–—]*$/.test(unit.slice(l.end, textAfter.start)) && /[.):\]\-–—]/.test(unit.slice(l.end, textAfter.start))) {
+      // "A. Right upper lobe" where A is another option: the letter and the words contradict each other.
+      usedTexts.add(textAfter);
+      out.push({ named: 'invalid', kind: 'letter', start: l.start, end: textAfter.end, weak: false, label: l.label });
+      continue;
+    }
+    const textBefore = texts.find((t) => t.named === l.named && t.end <= l.start && l.start - t.end <= 4 && /^[\s*_]*[(\[]?\s*$/.test(unit.slice(t.end, l.start)));
+    if (textBefore) {
+      usedTexts.add(textBefore);
+      const close = /^\s*[)\]]/.exec(unit.slice(l.end, l.end + 4));
+      out.push({ ...l, start: textBefore.start, end: close ? l.end + close[0].length : l.end, weak: false });
+      continue;
+    }
+    out.push(l);
+  }
+  for (const t of texts) if (!usedTexts.has(t)) out.push(t);
+  return out;
+}
