@@ -56,7 +56,7 @@ test('eval cli: replay of a partial file marks the missing questions as errors, 
   assert.match(journal, /no prediction for question \\"demo_test_012\\"/);
 });
 
-test('extract-audit: shows how many items and points strict versus lenient extraction moves', async () => {
+test('extract-audit: shows how many items and points strict extraction versus the full rules moves', async () => {
   const dir = tempDir();
   const file = join(dir, 'p.jsonl');
   const first = join(dir, 'ids');
@@ -75,10 +75,11 @@ test('extract-audit: shows how many items and points strict versus lenient extra
   assert.equal((await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--out', out, '--quiet'])).code, 0);
   const audit = await runCli(['extract-audit', out]);
   assert.equal(audit.code, 0, audit.stderr);
-  assert.match(audit.stdout, /strict\s+28\.57%\s+4\s+0\s+10\s+0/);
-  assert.match(audit.stdout, /lenient\s+71\.43%\s+10\s+0\s+4\s+0/);
-  assert.match(audit.stdout, /lenient − strict: 42\.86 accuracy points; 6 item\(s\) change/);
+  assert.match(audit.stdout, /strict \(JSON, tags\)\s+28\.57%\s+4\s+0\s+10\s+0/);
+  assert.match(audit.stdout, /rules\s+71\.43%\s+10\s+0\s+4\s+0/);
+  assert.match(audit.stdout, /rules vs strict \(JSON, tags\): 42\.86 accuracy points; 6 item\(s\) change/);
   assert.match(audit.stdout, /unparseable → correct\s+6/);
+  assert.match(audit.stdout, /No judge: give --judge/);
   const missing = await runCli(['extract-audit', dir]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /not a run folder/);

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { CxrError } from '../core/errors.js';
 import type { JudgeManifest } from '../core/manifest.js';
+import type { Outcome } from '../core/model-io.js';
 import type { AdapterSpec, ModelAdapter } from '../models/adapter.js';
-import { EndpointAnswerJudge } from '../judge/answer-judge.js';
+import { EndpointAnswerJudge, type JudgeStats } from '../judge/answer-judge.js';
 import { JUDGE_PROMPT, JUDGE_PROMPT_SHA256 } from '../judge/judge-prompt.js';
 import { resolveModel } from './model-spec.js';
 
@@ -12,6 +13,8 @@ export interface JudgeFlags {
   judgeEndpoint: string[];
   judgeApiKeyEnv?: string;
   judgeConcurrency: number;
+  /** Seconds per judge request. */
+  judgeTimeout: number;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -26,7 +29,12 @@ export function addJudgeOptions(command: Command): Command {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1) throw new CxrError('bad-option', `--judge-concurrency ${v}: expected a whole number ≥ 1`);
       return n;
-    }, 8);
+    }, 8)
+    .option('--judge-timeout <seconds>', 'per judge request', (v: string) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0) throw new CxrError('bad-option', `--judge-timeout ${v}: expected a number of seconds > 0`);
+      return n;
+    }, 60);
 }
 
 /** The judge a command's flags ask for (null without `--judge`), journaling to `journalFile`. Only model endpoints can judge. */
@@ -47,7 +55,7 @@ export async function judgeFromFlags(flags: JudgeFlags, journalFile: string): Pr
     if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, '--judge'));
     throw error;
   }
-  return new EndpointAnswerJudge({ adapter, journalFile, concurrency: flags.judgeConcurrency });
+  return new EndpointAnswerJudge({ adapter, journalFile, concurrency: flags.judgeConcurrency, timeoutMs: flags.judgeTimeout * 1000 });
 }
 
 /** The manifest entry of a judge. */
@@ -75,4 +83,20 @@ export function storedJudge(entry: JudgeManifest | undefined, journalFile: strin
 export function judgeStatsLine(judge: EndpointAnswerJudge): string {
   const s = judge.stats;
   return `judge ${judge.model}: ${s.asked} asked now, ${s.cached} from its journal, ${s.failed} failed${s.skipped ? `, ${s.skipped} not asked (judge unavailable)` : ''}\n`;
+}
+
+/**
+ * What the judge did in a run, for the terminal: how many it read, and the items it could not decide (named, so
+ * they can be looked at or retried: rerunning asks the judge again about exactly those).
+ */
+export function judgeFailuresLine(stats: JudgeStats, outcomes: readonly Outcome[]): string {
+  const read = outcomes.filter((o) => o.extraction?.rule === 'judge').length;
+  const undecided = outcomes.filter((o) => o.extraction?.judge && (o.extraction.judge.kind === 'failed' || o.extraction.judge.kind === 'unreadable-reply'));
+  const none = outcomes.filter((o) => o.extraction?.judge?.kind === 'none').length;
+  const lines = [`judge: ${stats.asked} asked now, ${stats.cached} from its journal; read ${read}, said "none" for ${none}`];
+  if (undecided.length > 0) {
+    const ids = undecided.slice(0, 10).map((o) => `${o.questionId} (${o.extraction!.judge!.kind === 'failed' ? 'judge failed' : 'unreadable reply'})`);
+    lines.push(`judge could not decide ${undecided.length} item(s), which stay unreadable: ${ids.join(', ')}${undecided.length > 10 ? ', …' : ''}. Rerun the same command to ask again.`);
+  }
+  return `${lines.join('\n')}\n`;
 }

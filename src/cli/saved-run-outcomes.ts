@@ -33,9 +33,9 @@ export function readingOf(manifest: RunManifest): AnswerReading {
 /**
  * Re-reads every outcome of a saved run from its journal. Outputs the rules cannot read take the verdicts of
  * the judge the run recorded, from its journal (no request is sent). Given a `judge`, that judge is asked now
- * about what it has not decided yet, and the manifest is updated to say so.
+ * about what it has not decided yet, and (with `record`) the manifest is updated to say so.
  */
-export async function savedRunOutcomes(run: SavedRun, judge: EndpointAnswerJudge | null = null): Promise<SavedRunOutcomes> {
+export async function savedRunOutcomes(run: SavedRun, judge: EndpointAnswerJudge | null = null, record = true): Promise<SavedRunOutcomes> {
   const strict = run.manifest.extractor.strict;
   const reader = judge ?? storedJudge(run.manifest.extractor.judge, join(run.dir, RUN_FILES.judge));
   let judged: JudgeVerdicts | undefined;
@@ -47,7 +47,7 @@ export async function savedRunOutcomes(run: SavedRun, judge: EndpointAnswerJudge
     }
     judged = { model: reader.model, verdicts: await reader.decide(items) };
   }
-  if (judge) {
+  if (judge && record) {
     run.manifest = { ...run.manifest, extractor: { ...run.manifest.extractor, judge: judgeManifest(judge) } };
     writeManifest(run.dir, run.manifest);
   }

@@ -3,7 +3,7 @@ import {
   APPOSITIVE_BEFORE, commitsAfter, CONTRAST_AFTER, ENDS_STATEMENT, COORDINATION, CUE_WINDOW, cueBefore, DANGLING_CUE, HEDGE_MARKER, NEGATED_CLAUSE, rejectsAfter, rejectsBefore, REVISION_MARKER, tentativeBefore,
   type CueStrength,
 } from './cues.js';
-import { findMentions, type Mention, type Named, type PreparedOptions } from './mentions.js';
+import { findMentions, findOutputMentions, type Mention, type Named, type PreparedOptions } from './mentions.js';
 import { describedOption } from './paraphrase.js';
 import { splitUnits, type Unit } from './units.js';
 
@@ -77,6 +77,17 @@ function clauseBefore(before: string): string {
   return cut === -1 ? before : before.slice(cut + 1);
 }
 
+/** The mentions of one statement, given the option texts found in the whole output. */
+function mentionsOf(text: string, unit: Unit, options: PreparedOptions, texts: TextsOfOutput): Mention[] {
+  const lineStart = unit.start === 0 || /\n[ \t]*$/.test(text.slice(Math.max(0, unit.start - 40), unit.start));
+  return findMentions(unit.text, options, lineStart, { all: texts.mentions, offset: unit.start });
+}
+
+/** What is found once per output and shared by its statements. */
+interface TextsOfOutput {
+  mentions: readonly Mention[];
+}
+
 /** A run of mentions joined by "or" / "and" ("B or C", "A, C and D"), read as one statement about them. */
 interface Group {
   members: Mention[];
@@ -99,9 +110,8 @@ function groupMentions(unit: string, mentions: Mention[]): Group[] {
 }
 
 /** What one statement commits to, if anything. */
-function commitmentsOfUnit(text: string, unit: Unit, options: PreparedOptions, first: boolean, optionList: boolean, nextIsLabel: boolean): { commitments: Commitment[]; lone: boolean } {
-  const lineStart = unit.start === 0 || /\n[ \t]*$/.test(text.slice(Math.max(0, unit.start - 40), unit.start));
-  const mentions = findMentions(unit.text, options, lineStart);
+function commitmentsOfUnit(text: string, unit: Unit, options: PreparedOptions, first: boolean, optionList: boolean, nextIsLabel: boolean, texts: TextsOfOutput): { commitments: Commitment[]; lone: boolean } {
+  const mentions = mentionsOf(text, unit, options, texts);
   if (mentions.length === 0 || mentions.length > MAX_MENTIONS_PER_UNIT) return { commitments: [], lone: false };
   const at = (m: Mention): [number, number] => [unit.start + m.start, unit.start + m.end];
   const lone = LONE_LETTER.exec(unit.text);
@@ -194,23 +204,29 @@ function commitmentsOfUnit(text: string, unit: Unit, options: PreparedOptions, f
  */
 export function readCommitments(text: string, options: PreparedOptions): Reading {
   const units = splitUnits(text);
-  const all: (Commitment & { lone: boolean; unitIndex: number })[] = [];
   const labels = new Set([...text.matchAll(OPTION_LABEL_LINE)].map((m) => m[1]!.toUpperCase()));
+  const texts: TextsOfOutput = { mentions: findOutputMentions(text, options) };
   const optionList = labels.size >= 3;
-  units.forEach((unit, i) => {
-    const next = units[i + 1];
-    const { commitments, lone } = commitmentsOfUnit(text, unit, options, i === 0, optionList, next !== undefined && STARTS_WITH_LABEL.test(next.text));
-    for (const c of commitments) all.push({ ...c, lone, unitIndex: i });
-  });
   // Letters alone on their lines that change from line to line are a list ("A.\nB.\nC.") or a loop, not answers.
-  const lone = all.filter((c) => c.lone);
-  const listed = lone.some((c, i) => i > 0 && lone[i - 1]!.unitIndex === c.unitIndex - 1 && lone[i - 1]!.letter !== c.letter) || (lone.length >= 3 && new Set(lone.map((c) => c.letter)).size >= 2);
-  const commitments = listed ? all.filter((c) => !c.lone) : all;
-  if (commitments.length === 0) return fallback(text, units, options, listed || optionList);
+  const lone = units.flatMap((u, i) => {
+    const m = LONE_LETTER.exec(u.text);
+    return m ? [{ i, letter: m[1]!.toUpperCase() }] : [];
+  });
+  const listed = lone.some((c, k) => k > 0 && lone[k - 1]!.i === c.i - 1 && lone[k - 1]!.letter !== c.letter) || (lone.length >= 3 && new Set(lone.map((c) => c.letter)).size >= 2);
+  // Read from the end: the last explicit answer wins, so statements before it need not be weighed.
+  const commitments: Commitment[] = [];
+  for (let i = units.length - 1; i >= 0; i--) {
+    const next = units[i + 1];
+    const found = commitmentsOfUnit(text, units[i]!, options, i === 0, optionList, next !== undefined && STARTS_WITH_LABEL.test(next.text), texts);
+    if (found.lone && listed) continue;
+    commitments.unshift(...found.commitments);
+    if (found.commitments.some((c) => c.strength === 'explicit')) break;
+  }
+  if (commitments.length === 0) return fallback(text, units, options, listed || optionList, texts);
   const explicit = commitments.filter((c) => c.strength === 'explicit');
   const evaluative = commitments.filter((c) => c.strength !== 'statement');
   let chosen = explicit.length > 0 ? explicit.at(-1)! : evaluative.length > 0 ? evaluative.at(-1)! : statementAnswer(commitments, text);
-  if (!chosen) return fallback(text, units, options, listed || optionList);
+  if (!chosen) return fallback(text, units, options, listed || optionList, texts);
   if (explicit.length > 0) {
     // A revision after the last explicit answer, followed by a new conclusion, replaces it.
     const later = evaluative.filter((c) => c.span[0] > chosen!.span[1]);
@@ -233,11 +249,11 @@ function statementAnswer(commitments: Commitment[], text: string): Commitment | 
 }
 
 /** Without any commitment: the output's final word if it is an option letter, or the one option a complete output names. */
-function fallback(text: string, units: Unit[], options: PreparedOptions, listed: boolean): Reading {
+function fallback(text: string, units: Unit[], options: PreparedOptions, listed: boolean, texts: TextsOfOutput): Reading {
   if (DANGLING_CUE.test(text)) return { letter: null, reason: 'unfinished' };
   const last = units.at(-1);
   if (!last || listed) return { letter: null, reason: 'no-match' };
-  const lastMentions = findMentions(last.text, options, true);
+  const lastMentions = mentionsOf(text, last, options, texts);
   const final = lastMentions.at(-1);
   const distinctLetters = new Set(lastMentions.filter((m) => m.kind === 'letter').map((m) => m.named));
   if (final && distinctLetters.size === 1 && !final.label && final.kind === 'letter' && !final.weak && /^[\s*_)\]"'”’.!]*$|^[\s*_)\]"'”’.!]*[^\p{L}\p{N}\s]+\s*$/u.test(last.text.slice(final.end)) && !stanceOf(last.text, final).rejected && final.named !== 'invalid') {
@@ -250,7 +266,7 @@ function fallback(text: string, units: Unit[], options: PreparedOptions, listed:
   let rejectedAny = false;
   let lettersNamed = false;
   for (const unit of units) {
-    const mentions = findMentions(unit.text, options, true);
+    const mentions = mentionsOf(text, unit, options, texts);
     if (mentions.length > MAX_MENTIONS_PER_UNIT) return { letter: null, reason: 'no-match' };
     for (const m of mentions) {
       if (m.weak) continue;

@@ -40,7 +40,7 @@ function read(text: string, options: PreparedOptions, strict: boolean, depth = 0
   if (strict) return { letter: null, reason: 'no-match' };
   const reading = readCommitments(text, options);
   // A refusal outweighs a finding merely described ("X favours atelectasis"), not an answer given anyway.
-  if (REFUSAL.test(text) && (reading.letter === null ? reading.reason === 'no-match' : reading.rule === 'evidence' || reading.rule === 'paraphrase')) return { letter: null, reason: 'refusal' };
+  if ((reading.letter === null ? reading.reason === 'no-match' : reading.rule === 'evidence' || reading.rule === 'paraphrase') && REFUSAL.test(text)) return { letter: null, reason: 'refusal' };
   return reading;
 }
 

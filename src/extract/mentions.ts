@@ -40,34 +40,18 @@ const ORDINAL = new RegExp(
     String.raw`|\b(?:option|choice|answer|alternative)\s*(?:number\s*|no\.?\s*|#\s*)?([1-9]|one|two|three|four|five|six)\b(?![.,]\d)` +
     String.raw`|#([1-9])\b|\bnumber\s+([1-4])\b(?=\s*(?:[.,;:!)—-]|$))` +
     String.raw`|\bthe\s+${ORDINAL_WORD}\b(?=\s*(?:[.,;:!)—-]|$|\s(?:or|and)\s))` +
-    String.raw`|^\s*(1st|2nd|3rd|4th|last)\b(?=\s*(?:[.,;:!)—-]|$))` +
+    String.raw`|(?:^|[\n.!?])[ \t]*(1st|2nd|3rd|4th|last)\b(?=\s*(?:[.,;:!)—-]|$))` +
     String.raw`|\b${ORDINAL_WORD}(?=\s+(?:or|and|\/)\s+(?:the\s+)?${ORDINAL_WORD})`,
-  'gi',
+  'gid',
 );
+
+const NONE_OR_ALL_GLOBAL = new RegExp(NONE_OR_ALL.source, 'gi');
+/** Whether a text can hold an ordinal at all: an ordinal word, or a number after a word that names an option. */
+const MAYBE_ORDINAL = /(?:first|second|third|fourth|fifth|sixth|\dst|\dnd|\drd|\dth|last|final|top|bottom|penultimate)\b|(?:option|choice|answer|alternative|number)\s*(?:number\s*|no\.?\s*|#\s*)?(?:[1-9]|one|two|three|four|five|six)\b|#[1-9]/i;
 
 /** An option text prepared for matching: lower case, only letters and digits, single spaces. */
 function foldWords(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-/** The folded form of a text with, for each folded character, its index in the text. */
-function foldWithIndex(text: string): { folded: string; index: number[] } {
-  const lower = text.toLowerCase();
-  // Lower-casing keeps length for the scripts options are written in; where it does not, fold without it.
-  const source = lower.length === text.length ? lower : text;
-  const parts: string[] = [];
-  const index: number[] = [];
-  let space = true;
-  for (const m of source.matchAll(/[\p{L}\p{N}]+/gu)) {
-    if (!space || parts.length > 0) {
-      parts.push(' ');
-      index.push(m.index - 1);
-    }
-    parts.push(m[0]);
-    for (let i = 0; i < m[0].length; i++) index.push(m.index + i);
-    space = false;
-  }
-  return { folded: parts.join('').toLowerCase(), index };
 }
 
 /** Option texts that are everyday words: mentioned constantly in prose, so they count only with a cue. */
@@ -79,7 +63,8 @@ function isOrdinaryText(needle: string): boolean {
 export interface PreparedOptions {
   /** The option texts as given. */
   raw: readonly string[] | undefined;
-  texts: { letter: Letter; needle: string; ordinary: boolean }[];
+  /** Per option: its folded words, a pattern that finds them in any case and punctuation, and whether they are everyday words. */
+  texts: { letter: Letter; needle: string; pattern: RegExp; ordinary: boolean }[];
   /** Options whose text is itself "none of the above" / "all of the above". */
   saysNone: Letter | null;
   saysAll: Letter | null;
@@ -89,32 +74,70 @@ export interface PreparedOptions {
 export function prepareOptions(options: readonly string[] | undefined): PreparedOptions {
   const texts = (options ?? []).slice(0, 4).map((o, i) => {
     const needle = foldWords(o);
-    return { letter: LETTERS[i]!, needle, ordinary: isOrdinaryText(needle) };
+    // The option's words in order, anything but letters and digits between them, whole words only.
+    const words = needle.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'giu');
+    return { letter: LETTERS[i]!, needle, pattern, ordinary: isOrdinaryText(needle) };
   }).filter((t) => t.needle.length >= 2);
   const says = (re: RegExp) => texts.find((t) => re.test(t.needle))?.letter ?? null;
   return { raw: options, texts, saysNone: says(/^none of (?:the )?(?:above|these|them)/), saysAll: says(/^all of (?:the )?above/) };
 }
 
-/** Every mention of an option in one statement, in order; mentions never overlap. */
-export function findMentions(unit: string, options: PreparedOptions, lineStart: boolean): Mention[] {
-  const texts = textMentions(unit, options);
-  const letters = letterMentions(unit, lineStart).filter((l) => !texts.some((t) => l.start >= t.start && l.end <= t.end));
-  const merged = mergeLettersWithText(unit, letters, texts);
-  const taken = (start: number, end: number) => merged.some((m) => start < m.end && end > m.start);
-  for (const m of unit.matchAll(ORDINAL)) {
+/**
+ * The mentions found once per output and shared by its statements (each takes its share by offset): option
+ * texts (whole words, case and punctuation ignored, the longest option where two overlap), ordinals ("the
+ * second option", "option 3"), and "none / all of the above".
+ */
+export function findOutputMentions(text: string, options: PreparedOptions): Mention[] {
+  const found = textMentions(text, options);
+  const taken = (start: number, end: number) => found.some((m) => start < m.end && end > m.start);
+  const extra: Mention[] = [];
+  for (const m of MAYBE_ORDINAL.test(text) ? text.matchAll(ORDINAL) : []) {
     const word = (m[1] ?? m[5] ?? m[6] ?? m[7] ?? m[8])?.toLowerCase().replace(/[-\s]+/g, (s) => (s.trim() === '' ? ' ' : '-'));
     const digit = (m[2] ?? m[3] ?? m[4])?.toLowerCase();
     const n = word !== undefined ? (ORDINAL_WORDS[word] ?? ORDINAL_WORDS[word.replace(/-/g, ' ')]) : digit !== undefined ? (ORDINAL_WORDS[digit] ?? Number(digit)) : undefined;
-    if (n === undefined || Number.isNaN(n) || taken(m.index, m.index + m[0].length)) continue;
-    merged.push({ named: n >= 1 && n <= 4 ? LETTERS[n - 1]! : 'invalid', kind: 'ordinal', start: m.index, end: m.index + m[0].length, weak: false, label: false });
+    // The sentence-start form matches the character before the ordinal too: the mention starts at the word.
+    const start = m[6] !== undefined ? m.indices![6]![0] : m.index;
+    if (n === undefined || Number.isNaN(n) || taken(start, m.index + m[0].length)) continue;
+    extra.push({ named: n >= 1 && n <= 4 ? LETTERS[n - 1]! : 'invalid', kind: 'ordinal', start, end: m.index + m[0].length, weak: false, label: false });
   }
-  const noneOrAll = NONE_OR_ALL.exec(unit);
-  if (noneOrAll && !taken(noneOrAll.index, noneOrAll.index + noneOrAll[0].length)) {
-    const said = noneOrAll[1] ? options.saysNone : noneOrAll[2] ? options.saysAll : options.saysNone;
-    const named: Named = said ?? (noneOrAll[2] ? 'all' : 'none');
-    merged.push({ named, kind: said ? 'text' : 'none-or-all', start: noneOrAll.index, end: noneOrAll.index + noneOrAll[0].length, weak: false, label: false });
+  for (const m of text.matchAll(NONE_OR_ALL_GLOBAL)) {
+    if (taken(m.index, m.index + m[0].length)) continue;
+    const said = m[1] ? options.saysNone : m[2] ? options.saysAll : options.saysNone;
+    const named: Named = said ?? (m[2] ? 'all' : 'none');
+    extra.push({ named, kind: said ? 'text' : 'none-or-all', start: m.index, end: m.index + m[0].length, weak: false, label: false });
   }
-  return merged.sort((a, b) => a.start - b.start);
+  return [...found, ...extra].sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Every mention of an option in one statement, in order; mentions never overlap. `shared` holds the mentions
+ * of the whole output found once ({@link findOutputMentions}) and where the statement starts in it; without
+ * it the statement is searched alone. `lineStart` says the statement starts a line (where list labels are).
+ */
+export function findMentions(unit: string, options: PreparedOptions, lineStart: boolean, shared?: { all: readonly Mention[]; offset: number }): Mention[] {
+  const all = shared ?? { all: findOutputMentions(unit, options), offset: 0 };
+  const inside = sliceMentions(all.all, all.offset, all.offset + unit.length);
+  const texts = inside.filter((m) => m.kind === 'text');
+  const letters = letterMentions(unit, lineStart).filter((l) => !inside.some((t) => l.start >= t.start && l.end <= t.end));
+  return [...mergeLettersWithText(unit, letters, texts), ...inside.filter((m) => m.kind !== 'text')].sort((a, b) => a.start - b.start);
+}
+
+/** The mentions (sorted by start) that lie in [from, to), made relative to `from`. */
+function sliceMentions(all: readonly Mention[], from: number, to: number): Mention[] {
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid]!.start < from) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: Mention[] = [];
+  for (let i = lo; i < all.length && all[i]!.start < to; i++) {
+    const m = all[i]!;
+    if (m.end <= to) out.push({ ...m, start: m.start - from, end: m.end - from });
+  }
+  return out;
 }
 
 /** More letter tokens than this in one statement is a list or a loop; reading stops there. */
@@ -155,27 +178,16 @@ function letterMentions(unit: string, lineStart: boolean): Mention[] {
   return out;
 }
 
-/** Option texts named in the statement (whole words, case and punctuation ignored), longest first where they overlap. */
-function textMentions(unit: string, options: PreparedOptions): Mention[] {
-  if (options.texts.length === 0) return [];
-  const { folded, index } = foldWithIndex(unit);
-  const hay = ` ${folded} `;
+/** Option texts named in a text (whole words, case and punctuation ignored), longest first where they overlap. */
+function textMentions(text: string, options: PreparedOptions): Mention[] {
   const found: Mention[] = [];
-  for (const { letter, needle, ordinary } of options.texts) {
-    let from = 0;
-    for (;;) {
-      const at = hay.indexOf(` ${needle} `, from);
-      if (at === -1) break;
-      const start = index[at] ?? 0;
-      const lastChar = index[at + needle.length - 1] ?? unit.length - 1;
-      found.push({ named: letter, kind: 'text', start, end: lastChar + 1, weak: ordinary, label: false });
-      from = at + needle.length;
-    }
+  for (const { letter, pattern, ordinary } of options.texts) {
+    for (const m of text.matchAll(pattern)) found.push({ named: letter, kind: 'text', start: m.index, end: m.index + m[0].length, weak: ordinary, label: false });
   }
   found.sort((a, b) => b.end - b.start - (a.end - a.start));
   const kept: Mention[] = [];
   for (const m of found) if (!kept.some((k) => m.start < k.end && m.end > k.start)) kept.push(m);
-  return kept;
+  return kept.sort((a, b) => a.start - b.start);
 }
 
 /**

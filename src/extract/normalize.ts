@@ -46,20 +46,20 @@ function headAndTail(raw: string): string {
 /** Splits and cleans a raw model output (see {@link NormalizedOutput}). Linear in the length of the output. */
 export function normalizeOutput(raw: string): NormalizedOutput {
   let text = raw.length > MAX_READ_CHARS ? headAndTail(raw) : raw;
-  text = text
-    .normalize('NFKC')
-    .replace(/[\u200b-\u200f\u2060\ufeff\u00ad]/g, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(SPECIAL_TOKEN, '\n')
-    .replace(LONE_HOMOGLYPH, (c) => HOMOGLYPHS[c] ?? c);
-  if (USER_TURN.test(text)) {
+  // Each pass only when the text has what it changes: most outputs are plain ASCII without template tokens.
+  if (/[^\x00-\x7f]/.test(text)) {
+    text = text.normalize('NFKC').replace(/[\u200b-\u200f\u2060\ufeff\u00ad]/g, '').replace(LONE_HOMOGLYPH, (c) => HOMOGLYPHS[c] ?? c);
+  }
+  if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+  if (text.includes('<') || text.includes('[')) text = text.replace(SPECIAL_TOKEN, '\n');
+  if ((text.includes('USER') || text.includes('User') || text.includes('Human') || text.includes('HUMAN')) && USER_TURN.test(text)) {
     let last = -1;
     for (const m of text.matchAll(ASSISTANT_TURN)) last = m.index + m[0].length;
     if (last !== -1) text = text.slice(last);
   }
   let closeEnd = -1;
   let closeStart = -1;
-  for (const m of text.matchAll(THINK_CLOSE)) {
+  for (const m of text.includes('</') ? text.matchAll(THINK_CLOSE) : []) {
     closeStart = m.index;
     closeEnd = m.index + m[0].length;
   }

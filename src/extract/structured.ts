@@ -84,6 +84,7 @@ const LAST_CANDIDATES = 16;
 
 /** `{…}` regions that parse as JSON or a Python dict and hold an answer field; one linear pass over the braces. */
 function* objectAnswers(text: string): Generator<Found> {
+  if (!text.includes('{')) return;
   let depth = 0;
   let start = -1;
   const regions: [number, number][] = [];
@@ -136,6 +137,7 @@ const TAG = /<\s*(\/?)\s*(final[_\s-]?answer|answer|choice|selected[_\s-]?option
 
 /** `<answer>B</answer>` (and final_answer, choice, option); an opened tag at the very end holds what follows it. */
 function* tagAnswers(text: string): Generator<Found> {
+  if (!text.includes('<')) return;
   let open: { name: string; end: number; start: number } | null = null;
   for (const m of text.matchAll(TAG)) {
     const name = m[2]!.toLowerCase().replace(/[_\s-]/g, '');
@@ -150,6 +152,7 @@ function* tagAnswers(text: string): Generator<Found> {
 
 /** `\boxed{B}`, `$\boxed{\text{B}}$`, `\boxed{B \text{ or } C}` (brace-matched within a short reach). */
 function* boxedAnswers(text: string): Generator<Found> {
+  if (!text.includes('\\')) return;
   for (const m of [...text.matchAll(/\\(?:boxed|fbox)\s*\{/g)].slice(-LAST_CANDIDATES)) {
     let depth = 1;
     let i = m.index + m[0].length;

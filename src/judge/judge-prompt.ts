@@ -51,7 +51,7 @@ function shorten(output: string): string {
 export function buildJudgeRequest(item: JudgeItem, requestId: string, params: GenerationParams): ModelRequest {
   const fill: Record<string, string> = {
     question: item.question ? `Question: ${item.question}\n` : '',
-    options: item.options.map((o, i) => `${LETTERS[i]}. ${o}`).join('\n'),
+    options: item.options.length > 0 ? item.options.map((o, i) => `${LETTERS[i]}. ${o}`).join('\n') : '(A, B, C, D — their texts were not given)',
     output: shorten(item.output),
   };
   // One pass over the template, so text inside the output that looks like a placeholder is never expanded.

@@ -4,6 +4,7 @@ import { consistencyTable, runSummaryTable } from '../../report/run-summary-tabl
 import { evaluate } from '../evaluate.js';
 import { MODEL_SPEC_FORMS } from '../model-spec.js';
 import { progressReporter } from '../progress.js';
+import { addJudgeOptions, judgeFailuresLine, type JudgeFlags } from '../judge-options.js';
 import { costUsd, parsePricing, type Pricing } from '../../runner/budget.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -30,7 +31,7 @@ function pricing(value: string): Pricing {
   return parsed;
 }
 
-interface EvalFlags {
+interface EvalFlags extends JudgeFlags {
   data: string;
   split: string;
   model: string;
@@ -69,7 +70,7 @@ interface EvalFlags {
 
 /** `cxrbench eval`: run a model (or baseline) on a split, resumably, and print accuracy per task. */
 export function registerEval(program: Command): void {
-  program
+  const command = program
     .command('eval')
     .description('evaluate a model on a dataset split; rerun the same command to resume')
     .requiredOption('--data <dir>', 'dataset (official ReXVQA folder, JSONL folder or file)')
@@ -105,7 +106,8 @@ export function registerEval(program: Command): void {
     .option('--shuffle-check <n>', 're-ask n answered questions with options permuted; report answer consistency per task', positiveInt('--shuffle-check'))
     .option('--batch', "send the requests through the provider's batch API (write, submit, poll, collect); rerun to resume")
     .option('--batch-poll <seconds>', 'seconds between batch status polls', number('--batch-poll'), 30)
-    .option('--quiet', 'no progress output')
+    .option('--quiet', 'no progress output');
+  addJudgeOptions(command)
     .action(async (flags: EvalFlags) => {
       if (flags.concurrency < 1) throw new CxrError('bad-option', '--concurrency must be at least 1');
       if (flags.maxAttempts < 1) throw new CxrError('bad-option', '--max-attempts must be at least 1');
@@ -127,12 +129,13 @@ export function registerEval(program: Command): void {
           temperature: flags.temperature, maxTokens: flags.maxTokens, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
           concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
           retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, costBudgetUsd: flags.costBudget ?? null, pricing: flags.price ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
-          limit: flags.limit ?? null, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
+          limit: flags.limit ?? null, judge: flags, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
         });
         progress.stop();
         const { summary, result, manifest } = evaluation;
         const label = `${manifest.adapter.baseline ? '[baseline] ' : ''}${manifest.adapter.name} on ${manifest.dataset.name}/${manifest.dataset.split}`;
-        process.stdout.write(runSummaryTable(summary, label));
+        process.stdout.write(runSummaryTable(summary, label, manifest.extractor.judge?.model.name ?? null));
+        if (evaluation.judge) process.stdout.write(judgeFailuresLine(evaluation.judge, result.outcomes));
         if (evaluation.shuffleCheck) process.stdout.write(consistencyTable(evaluation.shuffleCheck));
         if (result.stoppedBy === 'budget') process.stdout.write('stopped: the budget was reached\n');
         if (flags.price) process.stdout.write(`tokens: ${result.tokens.prompt} prompt + ${result.tokens.completion} completion ≈ $${costUsd(result.tokens, flags.price).toFixed(2)} at $${flags.price.inputPerMillion}/$${flags.price.outputPerMillion} per million\n`);
