@@ -9,6 +9,7 @@ import { CxrError } from '../src/core/errors.js';
 import { questionOf, startFakeOpenAI, type Fault } from './helpers/fake-openai-server.js';
 import { evalSettings } from './helpers/eval-settings.js';
 import { tempDir } from './helpers/records.js';
+import { runCli } from './helpers/cli.js';
 
 const journal = (dir: string) => readFileSync(join(dir, 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Prediction);
 
@@ -221,5 +222,33 @@ test('shuffle check: a model that always says "A" is exposed; one that answers b
   } finally {
     await biased.close();
     await content.close();
+  }
+});
+
+test('runner: journal lines whose response text is not a string (a number, {}, a list) are corrupt: counted and asked again; score, report and extract-audit do not crash', async () => {
+  const server = await startFakeOpenAI();
+  try {
+    const out = join(tempDir(), 'run');
+    const settings = evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [server.url], out });
+    await evaluate(settings);
+    const file = join(out, 'predictions.jsonl');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const broken = [42, {}, ['B']].map((text, i) => {
+      const line = JSON.parse(lines[i]!) as { response: { text: unknown } };
+      line.response.text = text;
+      return JSON.stringify(line);
+    });
+    writeFileSync(file, [...broken, ...lines.slice(3)].join('\n') + '\n');
+    for (const args of [['score', out], ['score', out, '--format', 'json'], ['extract-audit', out], ['report', out, '--out', join(out, 'r.html')]]) {
+      const run = await runCli(args);
+      assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);
+    }
+    assert.match((await runCli(['score', out])).stderr, /3 unreadable line\(s\) of .*predictions\.jsonl were skipped/);
+    const resumed = await evaluate(settings);
+    assert.equal(resumed.result.corruptJournalLines, 3);
+    assert.equal(server.requests.length, 14 + 3, 'the three questions are asked again');
+    assert.equal(resumed.summary.overall.n, 14);
+  } finally {
+    await server.close();
   }
 });

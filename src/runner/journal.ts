@@ -1,4 +1,5 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { z } from 'zod';
 import type { Prediction } from '../core/model-io.js';
 
 /** What was in a journal when a run (re)started. */
@@ -16,19 +17,39 @@ export interface JournalEntry {
   failed: boolean;
 }
 
-function isPrediction(value: unknown): value is Prediction {
-  if (!value || typeof value !== 'object') return false;
-  const p = value as Record<string, unknown>;
-  return typeof p.questionId === 'string' && typeof p.attempts === 'number' && (typeof p.response === 'object' || typeof p.error === 'object');
-}
+/**
+ * A journal line, validated field by field: a line whose response text is not a string, whose error has no
+ * kind, or that has neither is corrupt — counted and asked again, never passed on to extraction or scoring.
+ */
+const JournalLine = z.object({
+  questionId: z.string(),
+  attempts: z.number().int().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+  at: z.string(),
+  response: z.object({
+    text: z.string(),
+    usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }).optional(),
+    finishReason: z.string().nullable().optional(),
+    endpoint: z.string().optional(),
+  }).optional(),
+  error: z.object({
+    kind: z.enum(['rate-limit', 'server', 'network', 'timeout', 'bad-response', 'client']),
+    message: z.string(),
+    status: z.number().optional(),
+    retryAfterMs: z.number().optional(),
+  }).optional(),
+}).refine((p) => (p.response === undefined) !== (p.error === undefined), 'a line holds a response or an error');
 
-function parsePrediction(line: string): Prediction | null {
+/** A journal line read back, or null when it is not a valid prediction. */
+export function parsePrediction(line: string): Prediction | null {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(line);
-    return isPrediction(value) ? value : null;
+    value = JSON.parse(line);
   } catch {
     return null;
   }
+  const parsed = JournalLine.safeParse(value);
+  return parsed.success ? (parsed.data as Prediction) : null;
 }
 
 /**
