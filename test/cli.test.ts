@@ -150,3 +150,15 @@ test('cli: extract reads {id, output, options?} lines and writes {id, letter, ru
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /nope\.jsonl: cannot read the file/);
 });
+
+test('cli: a reader that stops reading (cxrbench --help | head -1) ends the command quietly, without a stack trace', async () => {
+  const { execFile } = await import('node:child_process');
+  const bin = new URL('../bin/cxrbench.js', import.meta.url).pathname;
+  for (const args of ['--help', 'data stats examples/demo']) {
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile('sh', ['-c', `"${process.execPath}" "${bin}" ${args} | head -1; exit \${PIPESTATUS:-0}`], { cwd: new URL('..', import.meta.url).pathname }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }));
+    });
+    assert.equal(result.stdout.split('\n').filter(Boolean).length, 1, args);
+    assert.equal(result.stderr, '', `${args}: ${result.stderr}`);
+  }
+});

@@ -55,4 +55,12 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
+// A reader that stops reading (`cxrbench --help | head -1`) closes the pipe: that is not an error of ours.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok);
+    throw error;
+  });
+}
+
 await main(process.argv);
