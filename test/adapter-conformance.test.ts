@@ -76,7 +76,8 @@ describe('adapter conformance: transport failures of the OpenAI-compatible adapt
     { fault: '500', kind: 'server', check: (f) => assert.equal(f.status, 500) },
     { fault: '503', kind: 'server' },
     { fault: 'reset', kind: 'network' },
-    { fault: 'malformed', kind: 'bad-response' },
+    { fault: 'malformed', kind: 'network' }, // a 200 cut short: retried like a dropped connection
+    { fault: 'html', kind: 'network' }, // a proxy's error page with status 200
     { fault: 'no-choices', kind: 'bad-response' },
     { fault: '400', kind: 'client', check: (f) => assert.equal(f.status, 400) },
     { fault: '401', kind: 'client' },

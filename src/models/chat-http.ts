@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { postText } from './http-post.js';
+import { NetworkError, postText } from './http-post.js';
 
 /** An HTTP answer other than 2xx, with what classification needs. */
 export class HttpStatusError extends Error {
@@ -166,6 +166,8 @@ export async function postChatCompletion(baseURL: string, headers: Record<string
   try {
     return JSON.parse(text) as OpenAI.Chat.ChatCompletion;
   } catch (error) {
-    throw new BadResponseError(`the endpoint answered ${response.status} with a body that is not JSON (${(error as Error).message}): ${text.slice(0, 120)}`);
+    // A 200 cut short or replaced on the way (a proxy's error page, a dropped connection mid-body) looks like a
+    // network fault, not like a model that answered wrongly: it is retried.
+    throw new NetworkError(`the endpoint answered ${response.status} with a body that is not JSON, as when a response is cut short (${(error as Error).message}): ${text.slice(0, 120)}`, 'BODY_NOT_JSON');
   }
 }

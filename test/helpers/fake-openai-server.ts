@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 /** Faults the fake endpoint can inject, one per request. */
-export type Fault = '429' | '500' | '503' | 'reset' | 'hang' | 'malformed' | 'empty' | 'no-choices' | '400' | '401';
+export type Fault = '429' | '500' | '503' | 'reset' | 'hang' | 'malformed' | 'html' | 'empty' | 'no-choices' | '400' | '401';
 
 /** A chat-completions request as the fake server saw it. */
 export interface RecordedRequest {
@@ -120,6 +120,8 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
             return;
           case 'malformed':
             return res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "x", "choices": [ {"message": ');
+          case 'html':
+            return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
           case 'no-choices':
             return json(200, { id: 'x', object: 'chat.completion', choices: [] });
           default: {
