@@ -49,7 +49,8 @@ test('eval cli: replay of a partial file marks the missing questions as errors, 
   writeFileSync(file, `${JSON.stringify({ id: 'demo_test_011', prediction: '{"answer": "A"}' })}\n`);
   const out = join(dir, 'run');
   const run = await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--out', out, '--quiet']);
-  assert.equal(run.code, 0);
+  assert.equal(run.code, 5, 'a run that ends with errors says so in its exit code');
+  assert.match(run.stdout, /FINISHED WITH ERRORS: 13 of 14 question\(s\) ended in error after their retries \(client 13\)/);
   const statuses = outcomes(out).map((o) => o.status);
   assert.equal(statuses.filter((s) => s === 'error').length, 13);
   const journal = readFileSync(join(out, 'predictions.jsonl'), 'utf8');
@@ -113,4 +114,29 @@ test('eval cli: progress goes to stderr (done/total, rate, ETA, errors, unparsea
   assert.match(loud.stderr, /14\/14 · [\d.]+\/s · ETA — · errors 0 · unparseable 0 · in flight 0\/8/);
   const quiet = await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', join(tempDir(), 'q'), '--quiet']);
   assert.equal(quiet.stderr, '');
+});
+
+test('eval cli: a run whose questions end in error after their retries does not say "complete": exit 5, the count per kind, and --retry-errors asks exactly those again', async () => {
+  const { startFakeOpenAI } = await import('./helpers/fake-openai-server.js');
+  let failing = true;
+  // A quarter of the questions (by their text) fail with 500 on every attempt while `failing` holds.
+  const server = await startFakeOpenAI({ fault: (_i, r) => (failing && r.text.length % 4 === 0 ? '500' : null) });
+  try {
+    const out = join(tempDir(), 'run');
+    const args = ['eval', '--data', DEMO_DATASET, '--model', 'openai:fake', '--endpoint', server.url, '--out', out, '--quiet', '--max-attempts', '2', '--retry-base-ms', '1'];
+    const first = await runCli(args);
+    const failed = outcomes(out).filter((o) => o.status === 'error').length;
+    assert.ok(failed > 0, 'some questions failed');
+    assert.equal(first.code, 5, first.stderr);
+    assert.match(first.stdout, new RegExp(`FINISHED WITH ERRORS: ${failed} of 14 question\\(s\\) ended in error after their retries \\(server ${failed}\\); they count as wrong\\. Rerun the same command with --retry-errors`));
+    assert.doesNotMatch(first.stdout, /complete: 14 of 14/);
+    failing = false;
+    const asked = server.requests.length;
+    const retried = await runCli([...args, '--retry-errors']);
+    assert.equal(retried.code, 0, retried.stderr);
+    assert.equal(server.requests.length - asked, failed, 'only the failed questions are asked again');
+    assert.match(retried.stdout, /complete: 14 of 14 questions answered/);
+  } finally {
+    await server.close();
+  }
 });

@@ -14,6 +14,8 @@ export const EXIT = {
   incomplete: 3,
   /** A service the command needs is unavailable or not set up (database unreachable or not migrated). */
   unavailable: 4,
+  /** The run asked every question, but some ended in error after their retries: rerun with --retry-errors. */
+  withErrors: 5,
   /** A bug in cxrbench. */
   internal: 70,
 } as const;

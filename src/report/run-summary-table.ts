@@ -23,7 +23,9 @@ export function runSummaryTable(summary: RunSummary, title: string, judge: strin
     `ReXrank overall (mean of ${summary.rexrankTasks.length} task accuracies): ${summary.rexrankOverall === null ? '—' : pct(summary.rexrankOverall)}`,
     `answers read: ${summary.overall.readByRule} by the rules, ${summary.overall.readByJudge} by the judge${judge ? ` (${judge})` : ' (none used)'}, ${summary.overall.unparseable} unreadable (failed extractions, counted wrong)`,
     summary.complete
-      ? `complete: ${summary.selected} of ${summary.selected} questions answered`
+      ? summary.overall.error > 0
+        ? `every question asked; ${summary.overall.error} of ${summary.selected} ended in error`
+        : `complete: ${summary.selected} of ${summary.selected} questions answered`
       : `INCOMPLETE: ${summary.selected - summary.notRun} of ${summary.selected} questions answered, ${summary.notRun} not yet run (rerun the same command to continue)`,
   ];
   return lines.join('\n') + '\n';

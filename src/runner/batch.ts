@@ -5,7 +5,7 @@ import { buildPrompt } from '../prompt/build-prompt.js';
 import { sleep } from './sleep.js';
 import { ImageCache } from './image-cache.js';
 import { JournalIndex, JournalWriter } from './journal.js';
-import { finalizeRun, requestFor, RUN_FILES, type RunOptions, type RunResult } from './run.js';
+import { errorsByKind, finalizeRun, requestFor, RUN_FILES, type RunOptions, type RunResult } from './run.js';
 
 /** Settings of a batch-mode run. */
 export interface BatchSettings {
@@ -118,5 +118,5 @@ export async function runBatchEvaluation(options: RunOptions, settings: BatchSet
   journal.close();
   if (signal.aborted) stoppedBy = 'signal';
   const outcomes = await finalizeRun(options, latest);
-  return { outcomes, notRun: total - outcomes.length, stoppedBy, resumedFrom: 0, corruptJournalLines: latest.corruptLines, tokens, imageEncodes: images.encodes, askMs: Date.now() - started };
+  return { outcomes, notRun: total - outcomes.length, stoppedBy, resumedFrom: 0, corruptJournalLines: latest.corruptLines, tokens, imageEncodes: images.encodes, askMs: Date.now() - started, errorsByKind: errorsByKind(latest) };
 }

@@ -126,6 +126,18 @@ export class JournalIndex {
     return this.entries.size;
   }
 
+  /** How many questions' latest prediction is an error. */
+  failedCount(): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.failed) n++;
+    return n;
+  }
+
+  /** The questions whose latest prediction is an error. */
+  failedIds(): string[] {
+    return [...this.entries].filter(([, e]) => e.failed).map(([id]) => id);
+  }
+
   get(questionId: string): JournalEntry | undefined {
     return this.entries.get(questionId);
   }

@@ -87,6 +87,8 @@ export interface RunResult {
   imageEncodes: number;
   /** Milliseconds from the first question sent to the last answer (startup and scoring excluded). */
   askMs: number;
+  /** Questions whose latest prediction is an error, by failure kind. */
+  errorsByKind: Record<string, number>;
 }
 
 
@@ -215,6 +217,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
 
   const outcomes = await finalizeRun(options, latest);
   return {
+    errorsByKind: errorsByKind(latest),
     outcomes,
     notRun: total - outcomes.filter((o) => latest.has(o.questionId)).length,
     stoppedBy,
@@ -254,6 +257,22 @@ async function askWithRetries(question: Question, options: RunOptions, images: I
     return { questionId: question.id, error: failure, attempts: 0, latencyMs: Date.now() - started, at: new Date().toISOString() };
   }
   return sendWithRetries(request, question, { adapter: options.adapter, retry: options.retry, timeoutMs: options.timeoutMs, limiter, stop, random }, started);
+}
+
+/** The failure kinds of the questions whose latest prediction is an error. */
+export function errorsByKind(latest: JournalIndex): Record<string, number> {
+  const counts: Record<string, number> = {};
+  if (latest.failedCount() === 0) return counts;
+  const reader = latest.reader();
+  try {
+    for (const id of latest.failedIds()) {
+      const kind = reader.read(id)?.error?.kind ?? 'unknown';
+      counts[kind] = (counts[kind] ?? 0) + 1;
+    }
+  } finally {
+    reader.close();
+  }
+  return counts;
 }
 
 /**

@@ -140,8 +140,13 @@ export function registerEval(program: Command): void {
         if (result.stoppedBy === 'budget') process.stdout.write('stopped: the budget was reached\n');
         if (flags.price) process.stdout.write(`tokens: ${result.tokens.prompt} prompt + ${result.tokens.completion} completion ≈ $${costUsd(result.tokens, flags.price).toFixed(2)} at $${flags.price.inputPerMillion}/$${flags.price.outputPerMillion} per million\n`);
         if (result.corruptJournalLines > 0) process.stdout.write(`note: ${result.corruptJournalLines} unreadable journal line(s) were skipped; their questions were asked again\n`);
+        const errors = Object.entries(result.errorsByKind);
+        if (summary.complete && errors.length > 0) {
+          const kinds = errors.sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${n}`).join(', ');
+          process.stdout.write(`FINISHED WITH ERRORS: ${summary.overall.error} of ${summary.selected} question(s) ended in error after their retries (${kinds}); they count as wrong. Rerun the same command with --retry-errors to ask them again.\n`);
+        }
         process.stdout.write(`run folder: ${evaluation.outDir}\n`);
-        process.exitCode = summary.complete ? EXIT.ok : EXIT.incomplete;
+        process.exitCode = !summary.complete ? EXIT.incomplete : summary.overall.error > 0 ? EXIT.withErrors : EXIT.ok;
       } finally {
         progress.stop();
         process.off('SIGINT', onSignal);
