@@ -39,7 +39,9 @@ function asText(value: unknown): string | null {
  * Reads a predictions file's text. Never throws: every problem (unparseable lines, missing ids or predictions,
  * repeated ids) is listed, so an uploader sees them all at once. The first prediction of a repeated id is kept.
  */
-export function parsePredictions(text: string, format: PredictionFormat): ParsedPredictions {
+export function parsePredictions(content: string, format: PredictionFormat): ParsedPredictions {
+  // Files saved on Windows or by Excel start with a byte-order mark and end lines with CRLF: both are accepted.
+  const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const predictions = new Map<string, string>();
   const problems: PredictionFileProblem[] = [];
   const pick = (record: Record<string, unknown>) => PREDICTION_FIELDS.map((f) => record[f]).find((v) => v !== undefined);
@@ -67,7 +69,8 @@ export function parsePredictions(text: string, format: PredictionFormat): Parsed
   }
 
   if (format === 'jsonl') {
-    text.split('\n').forEach((line, i) => {
+    text.split('\n').forEach((raw, i) => {
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
       if (line.trim() === '') return;
       const where = `line ${i + 1}`;
       let record: unknown;
