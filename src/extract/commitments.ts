@@ -25,9 +25,9 @@ export type Reading = { letter: Letter; rule: string; span: [number, number] } |
 /** Statements naming more options than this are lists or loops, not answers. */
 const MAX_MENTIONS_PER_UNIT = 40;
 /** A statement that is only an option letter ("B", "**(C)**", "d."), or a label with nothing after it. */
-const LONE_LETTER = /^[\s*_#>(\["'“`]*(?:option\s+|choice\s+)?[(\[]?([A-Da-d])[)\]]?[\s*_)\]"'”`.:!]*$/i;
+const LONE_LETTER = /^[\s*_#>(\["'“`]*(?:option\s+|choice\s+)?[(\[]?([A-Da-d])[)\]]?[\s*_)\]"'”`.:!。！：]*$/i;
 /** After a leading letter: it labels the answer ("B.", "B)", "B:", "B -", "B\n", "B 👍"), rather than starting a word or sentence. */
-const LABEL_END = /^(?:[)\].:,!]|\s*[-–—]|\s*\*\*|\s*$|\s+[^\p{L}\p{N}\s]|\s+\d+\s*%|\s+(?:because|bc|since|as|is|it|i|fits|best|lol|tbh|imo|ngl|for\s+sure|def|definitely|obviously|easy|duh|100)\b)/iu;
+const LABEL_END = /^(?:[)\].:,!。、，：！]|\s*[-–—]|\s*\*\*|\s*$|\s+[^\p{L}\p{N}\s]|\s+\d+\s*%|\s+(?:because|bc|since|as|is|it|i|fits|best|lol|tbh|imo|ngl|for\s+sure|def|definitely|obviously|easy|duh|100)\b)/iu;
 /** Words that may open an answer-first output before its option ("Option B. …", "Alternativa B — …"). */
 const LEADING_WORDS = /^[\s*_#>(\["'“`]*(?:(?:option|choice|alternativ[ae]|opci[oó]n|op[cç][aã]o|variant[e]?|вариант|选项|選択肢|answer|ans|letter)\b[\s:：.]*)?[\s*_#>(\["'“`]*$/iu;
 /** A line that starts with an option label ("A. …", "**(B)** …", "- C) …"): three or more make a list of the options. */

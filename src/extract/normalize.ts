@@ -19,8 +19,8 @@ export interface NormalizedOutput {
 export const MAX_READ_CHARS = 64_000;
 const HEAD_CHARS = 16_000;
 
-/** Chat-template tokens models leave in their text; replaced by a line break (they end turns). */
-const SPECIAL_TOKEN = /<\|[^|<>\s]{1,40}\|>|<\/?s>|<(?:eos|bos|pad|unk|end_of_turn|start_of_turn|end_of_text|endoftext|eot)>|\[\/?INST\]|<\|?(?:im_start|im_end)\|?>/gi;
+/** Chat-template tokens models leave in their text; replaced by a line break (they end turns). A turn opener takes its role word with it ("<start_of_turn>model"). */
+const SPECIAL_TOKEN = /(?:<start_of_turn>|<\|im_start\|>|<\|start_header_id\|>)[ \t]*(?:model|assistant|system|user)?[ \t]*(?:<\|end_header_id\|>)?|<\|[^|<>\s]{1,40}\|>|<\/?s>|<(?:eos|bos|pad|unk|end_of_turn|start_of_turn|end_of_text|endoftext|eot)>|\[\/?INST\]|<\|?(?:im_start|im_end)\|?>/gi;
 /** The reasoning tags of reasoning models. */
 const THINK_OPEN = /<(think|thinking|reasoning|thought)>/i;
 const THINK_CLOSE = /<\/(think|thinking|reasoning|thought)>/gi;
