@@ -41,8 +41,9 @@ function output(letter: string, options: string[]): string {
     default: return `ok so ${filler(1500)} i'd say ${letter.toLowerCase()} tbh`;
   }
 }
-const items = Array.from({ length: N }, () => {
-  const options = pick(OPTION_SETS);
+// Every question has its own options, as in ReXVQA (per-option work cannot be cached across questions).
+const items = Array.from({ length: N }, (_, i) => {
+  const options = pick(OPTION_SETS).map((o, k) => (k === 0 ? o : `${o} ${['(grade', '(type', '(site', '(size'][k]} ${i})`));
   const letter = pick(LETTERS);
   return { options, letter, text: output(letter, options) };
 });

@@ -63,8 +63,8 @@ function isOrdinaryText(needle: string): boolean {
 export interface PreparedOptions {
   /** The option texts as given. */
   raw: readonly string[] | undefined;
-  /** Per option: its folded words, a pattern that finds them in any case and punctuation, and whether they are everyday words. */
-  texts: { letter: Letter; needle: string; pattern: RegExp; ordinary: boolean }[];
+  /** Per option: its folded words, and whether they are everyday words. */
+  texts: { letter: Letter; needle: string; words: string[]; ordinary: boolean }[];
   /** Options whose text is itself "none of the above" / "all of the above". */
   saysNone: Letter | null;
   saysAll: Letter | null;
@@ -74,10 +74,7 @@ export interface PreparedOptions {
 export function prepareOptions(options: readonly string[] | undefined): PreparedOptions {
   const texts = (options ?? []).slice(0, 4).map((o, i) => {
     const needle = foldWords(o);
-    // The option's words in order, anything but letters and digits between them, whole words only.
-    const words = needle.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.join('[^\\p{L}\\p{N}]+')}(?![\\p{L}\\p{N}])`, 'giu');
-    return { letter: LETTERS[i]!, needle, pattern, ordinary: isOrdinaryText(needle) };
+    return { letter: LETTERS[i]!, needle, words: needle.split(' '), ordinary: isOrdinaryText(needle) };
   }).filter((t) => t.needle.length >= 2);
   const says = (re: RegExp) => texts.find((t) => re.test(t.needle))?.letter ?? null;
   return { raw: options, texts, saysNone: says(/^none of (?:the )?(?:above|these|them)/), saysAll: says(/^all of (?:the )?above/) };
@@ -178,11 +175,48 @@ function letterMentions(unit: string, lineStart: boolean): Mention[] {
   return out;
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Whether the character at `i` is a letter or digit (ASCII answered without a regex: it is most of the text). */
+function isWordChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (Number.isNaN(c)) return false;
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  return LETTER_OR_DIGIT.test(text[i]!);
+}
+
+/**
+ * Where an option's words occur in order in `lower` (the text in lower case), anything but letters and digits
+ * between them, as whole words. A plain scan: a compiled pattern per option cost milliseconds per output,
+ * because every question has its own options.
+ */
+function findWords(lower: string, words: readonly string[]): [number, number][] {
+  const found: [number, number][] = [];
+  const first = words[0]!;
+  for (let at = lower.indexOf(first); at !== -1; at = lower.indexOf(first, at + 1)) {
+    if (isWordChar(lower, at - 1)) continue;
+    let pos = at + first.length;
+    let ok = true;
+    for (let w = 1; w < words.length && ok; w++) {
+      const gapStart = pos;
+      while (pos < lower.length && !isWordChar(lower, pos)) pos++;
+      ok = pos > gapStart && lower.startsWith(words[w]!, pos);
+      pos += words[w]!.length;
+    }
+    if (ok && !isWordChar(lower, pos)) found.push([at, pos]);
+  }
+  return found;
+}
+
 /** Option texts named in a text (whole words, case and punctuation ignored), longest first where they overlap. */
 function textMentions(text: string, options: PreparedOptions): Mention[] {
+  if (options.texts.length === 0) return [];
+  const lower = text.toLowerCase();
+  // Lower-casing keeps the length for the scripts options are written in; where it does not, offsets would drift.
+  if (lower.length !== text.length) return [];
   const found: Mention[] = [];
-  for (const { letter, pattern, ordinary } of options.texts) {
-    for (const m of text.matchAll(pattern)) found.push({ named: letter, kind: 'text', start: m.index, end: m.index + m[0].length, weak: ordinary, label: false });
+  for (const { letter, words, ordinary } of options.texts) {
+    for (const [start, end] of findWords(lower, words)) found.push({ named: letter, kind: 'text', start, end, weak: ordinary, label: false });
   }
   found.sort((a, b) => b.end - b.start - (a.end - a.start));
   const kept: Mention[] = [];
