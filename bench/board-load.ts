@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { loadBenchmarkFromDataset } from '../src/board/load-benchmark.js';
-import { submitPredictions } from '../src/board/submit.js';
+import { scoreHere, submitPredictions } from '../src/board/submit.js';
 import { detectLayout } from '../src/dataset/layout.js';
 import { readQuestions } from '../src/dataset/read-dataset.js';
 import { createToken, createUser } from '../src/store/accounts.js';
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     for (let e = 0; e < ENTRIES; e++) {
       const skill = 0.4 + (e * 0.5) / ENTRIES;
       const content = questions.map((q, i) => JSON.stringify({ id: q.id, prediction: (i * 7919 + e * 104729) % 1000 < skill * 1000 ? q.answer : 'A' })).join('\n');
-      const r = await submitPredictions(store, benchmark, { fileName: 'p.jsonl', content, model: { name: `Model ${e}`, openWeights: e % 2 === 0 }, teamId: null, userId: null, kind: 'baseline' });
+      const r = await submitPredictions(store, scoreHere(store), benchmark, { fileName: 'p.jsonl', content, model: { name: `Model ${e}`, openWeights: e % 2 === 0 }, teamId: null, userId: null, kind: 'baseline' });
       if (!r.ok) throw new Error(JSON.stringify(r));
     }
     const user = await createUser(store, { email: 'bench@lab.org', password: 'bench password', displayName: 'bench', teamName: 'Bench' });

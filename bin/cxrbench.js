@@ -18,8 +18,8 @@ if (process.argv[2] === 'eval' && typeof process.execve === 'function' && !userC
   process.execve(process.execPath, [process.execPath, ...GC_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, CXRBENCH_GC_DEFAULTS: '0' });
 }
 
-// `serve` is the server shell's own entry point: the CLI and the server never import each other.
-const entry = process.argv[2] === 'serve' ? 'server/main' : 'cli/main';
+// `serve` and `worker` are the server shell's own entry points: the CLI and the server never import each other.
+const entry = process.argv[2] === 'serve' ? 'server/main' : process.argv[2] === 'worker' ? 'server/worker-main' : 'cli/main';
 const sources = new URL(`../src/${entry}.ts`, import.meta.url);
 if (existsSync(sources)) {
   const { register } = await import('tsx/esm/api');

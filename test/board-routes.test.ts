@@ -25,14 +25,24 @@ for (const dialect of DIALECTS) {
         // 10 of 14 right (answers as letters), then raw text for the rest
         const content = predictionsJsonl(board.questions, (q, i) => (i < 10 ? q.answer : 'I cannot tell from this image.'));
         const res = await apiUpload(board.app, token, { name: 'preds.jsonl', content }, MODEL);
-        assert.equal(res.statusCode, 201, res.body);
-        const body = res.json() as { entry: { rank: number; micro: number; unparseable: number; metrics: { overall: { accuracy: { lo: number; hi: number } } } } };
+        // Stored and queued at once; a worker scores it.
+        assert.equal(res.statusCode, 202, res.body);
+        const queued = res.json() as { submission: string; state: string; status: string };
+        assert.equal(queued.state, 'queued');
+        assert.equal(res.headers.location, `/api/submissions/${queued.submission}`);
+        assert.equal((await board.settled(queued.submission)).state, 'scored');
+        const statusRes = await board.app.inject({ url: queued.status, headers: { authorization: `Bearer ${token}` } });
+        assert.equal(statusRes.statusCode, 200);
+        const body = statusRes.json() as { state: string; attempts: number; entry: { rank: number; micro: number; unparseable: number; metrics: { overall: { accuracy: { lo: number; hi: number } } } } };
+        assert.deepEqual([body.state, body.attempts], ['scored', 1]);
         assert.equal(body.entry.rank, 1);
         assert.equal(body.entry.micro, 10 / 14);
         assert.equal(body.entry.unparseable, 4);
         assert.ok(body.entry.metrics.overall.accuracy.lo < 10 / 14 && body.entry.metrics.overall.accuracy.hi > 10 / 14);
-        assert.doesNotMatch(res.body, /item_results|"gold"|correct_answer/);
-        const id = (res.json() as { submission: string }).submission;
+        assert.doesNotMatch(statusRes.body, /item_results|"gold"|correct_answer/);
+        const id = queued.submission;
+        const other = await tokenFor(board.app, await signUp(board.app, 'eve@lab.org', 'Team Eve'));
+        assert.equal((await board.app.inject({ url: queued.status, headers: { authorization: `Bearer ${other}` } })).statusCode, 404, 'another team cannot see the submission');
         const one = await board.app.inject({ url: `/api/entries/${id}` });
         assert.deepEqual([one.statusCode, (one.json() as { benchmark: string; rank: number }).benchmark, (one.json() as { rank: number }).rank], [200, 'demo', 1]);
         assert.equal((await board.app.inject({ url: '/api/entries/no-such-entry' })).statusCode, 404);
@@ -85,7 +95,7 @@ for (const dialect of DIALECTS) {
         const token = await tokenFor(board.app, await signUp(board.app, 'cy@lab.org', 'Team Cy'));
         const content = predictionsJsonl(board.questions, (q) => q.answer);
         const results = await Promise.all(Array.from({ length: 6 }, () => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL)));
-        assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 201, 429, 429, 429, 429]);
+        assert.deepEqual(results.map((r) => r.statusCode).sort(), [202, 202, 429, 429, 429, 429]);
         assert.match(results.find((r) => r.statusCode === 429)!.body, /daily limit/);
         assert.equal((await board.store.db.selectFrom('submissions').selectAll().execute()).length, 2);
       } finally {
@@ -115,7 +125,7 @@ for (const dialect of DIALECTS) {
         mateSession.csrf = /name="_csrf" value="([^"]+)"/.exec((await board.app.inject({ url: '/account', headers: { cookie: mateSession.cookie } })).body)![1]!;
         const t2 = await tokenFor(board.app, mateSession);
         const post = (token: string) => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL);
-        assert.equal((await post(t1)).statusCode, 201);
+        assert.equal((await post(t1)).statusCode, 202);
         assert.equal((await post(t2)).statusCode, 429);
         const newer = await board.app.inject({ method: 'POST', url: '/account/invite', headers: { cookie: first.cookie }, payload: { _csrf: first.csrf } });
         assert.notEqual(/<code id="invite-code">([^<]+)<\/code>/.exec(newer.body)![1], code);
@@ -132,9 +142,9 @@ for (const dialect of DIALECTS) {
         const token = await tokenFor(board.app, await signUp(board.app, 'tl@lab.org', 'Team TL'));
         const content = predictionsJsonl(board.questions, (q) => q.answer);
         const post = () => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL);
-        assert.equal((await post()).statusCode, 201);
+        assert.equal((await post()).statusCode, 202);
         await board.store.db.updateTable('submissions').set({ day: '2020-01-01' }).execute(); // an earlier day
-        assert.equal((await post()).statusCode, 201);
+        assert.equal((await post()).statusCode, 202);
         const third = await post();
         assert.equal(third.statusCode, 429);
         assert.match(third.body, /used all 2 submissions/);
@@ -208,10 +218,11 @@ for (const dialect of DIALECTS) {
         const bad = await apiUpload(board.app, token, file, model);
         assert.equal(bad.statusCode, 400, 'a javascript: URL is refused');
         const ok = await apiUpload(board.app, token, file, JSON.stringify({ name: evil, organisation: evil, prompt: evil, notes: evil }));
-        assert.equal(ok.statusCode, 201, ok.body);
+        assert.equal(ok.statusCode, 202, ok.body);
         const id = (ok.json() as { submission: string }).submission;
+        assert.equal((await board.settled(id)).state, 'scored');
         assert.equal((await board.store.db.selectFrom('entries').selectAll().execute()).length, 1, 'the table is still there');
-        for (const url of ['/b/demo', '/b/demo/categories', `/entries/${id}`, '/submissions', '/account']) {
+        for (const url of ['/b/demo', '/b/demo/categories', `/entries/${id}`, '/submissions', `/submissions/${id}`, '/account']) {
           const page = await board.app.inject({ url, headers: { cookie: session.cookie } });
           assert.equal(page.statusCode, 200, url);
           assert.doesNotMatch(page.body, /<script>alert|<img src=x/, url);

@@ -19,15 +19,16 @@ test('security: a crawler with a participant token finds no hidden label, explan
     // an entry whose per-item results exist server-side (half right, so the string is not trivial)
     const content = predictionsJsonl(board.questions, (q, i) => (i % 2 ? q.answer : 'no idea'));
     const up = await apiUpload(board.app, token, { name: 'p.jsonl', content }, JSON.stringify({ name: 'M' }));
-    assert.equal(up.statusCode, 201);
+    assert.equal(up.statusCode, 202);
     const entryId = (up.json() as { submission: string }).submission;
+    assert.equal((await board.settled(entryId)).state, 'scored');
     const itemResults = (await board.store.db.selectFrom('entries').select('item_results').executeTakeFirstOrThrow()).item_results;
     const explanations = board.questions.map((q) => q.explanation).filter((e): e is string => !!e && e.length > 20);
     assert.ok(explanations.length > 5, 'the demo has explanations to look for');
     const goldPairs = board.questions.map((q) => new RegExp(`"${q.id}"\\s*:\\s*"${q.answer}"`));
 
     const seen = new Set<string>();
-    const queue = ['/', '/b/demo', '/account', '/submissions'];
+    const queue = ['/', '/b/demo', '/account', '/submissions', `/submissions/${entryId}`];
     const doc = openApiDocument();
     for (const path of Object.keys(doc.paths)) {
       if (!('get' in (doc.paths as Record<string, object>)[path]!)) continue;

@@ -1,12 +1,14 @@
 import { formatOfFileName, parsePredictions, type PredictionFormat } from '../core/prediction-file.js';
-import type { Letter } from '../core/question.js';
-import { benchmarkItems, type Benchmark } from '../store/benchmarks.js';
+import type { Benchmark } from '../store/benchmarks.js';
 import type { Store } from '../store/connect.js';
-import { claimRetry, completeSubmission, failSubmission, reserveSubmission, type Submission } from '../store/submissions.js';
+import { claimRetry, reserveSubmission, type Submission } from '../store/submissions.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { hiddenItemsOf } from './hidden-items.js';
+import { enqueueScoring, scoringHandler } from './scoring-job.js';
+import type { ScoreSettings } from './score-submission.js';
 import type { SubmissionKind } from '../store/schema.js';
-import type { HiddenItem } from './hidden-item.js';
 import type { ModelCard } from './model-card.js';
-import { checkSubmission, DEFAULT_SCORE_SETTINGS, scoreSubmission, type ScoreSettings, type SubmissionProblem } from './score-submission.js';
+import { checkSubmission, type SubmissionProblem } from './score-submission.js';
 
 export interface SubmissionInput {
   fileName: string;
@@ -21,47 +23,15 @@ export interface SubmissionInput {
 export type SubmitResult =
   | { ok: true; submission: Submission }
   | { ok: false; status: 400; problems: SubmissionProblem[] }
-  | { ok: false; status: 403 | 429; message: string }
-  | { ok: false; status: 500; submissionId: string; message: string };
-
-// Hidden items never change once loaded: cache them per benchmark so a submission does not re-read 41K rows.
-const itemCache = new Map<string, Promise<HiddenItem[]>>();
-
-export function hiddenItemsOf(store: Store, benchmarkId: string): Promise<HiddenItem[]> {
-  let items = itemCache.get(benchmarkId);
-  if (!items) {
-    items = benchmarkItems(store, benchmarkId).then((rows) => rows.map((r) => ({
-      position: r.position, questionId: r.question_id, studyId: r.study_id, task: r.task, category: r.category, subcategory: r.subcategory,
-      gold: r.gold as Letter, options: JSON.parse(r.options_json) as HiddenItem['options'],
-    })));
-    items.catch(() => itemCache.delete(benchmarkId));
-    itemCache.set(benchmarkId, items);
-  }
-  return items;
-}
-
-async function scoreAndPublish(store: Store, submission: Submission, items: readonly HiddenItem[], predictions: ReadonlyMap<string, string>, settings: ScoreSettings): Promise<SubmitResult> {
-  try {
-    const { metrics, itemResults } = scoreSubmission(items, predictions, settings);
-    await completeSubmission(store, submission.id, {
-      benchmark_id: submission.benchmark_id, metrics_json: JSON.stringify(metrics), rexrank_overall: metrics.rexrankOverall.value, micro_accuracy: metrics.overall.accuracy.value,
-      n: metrics.n, unparseable: metrics.unparseable, item_results: itemResults,
-    });
-    return { ok: true, submission: { ...submission, state: 'scored' } };
-  } catch (error) {
-    const message = `scoring failed: ${(error as Error).message}`;
-    await failSubmission(store, submission.id, message);
-    return { ok: false, status: 500, submissionId: submission.id, message };
-  }
-}
+  | { ok: false; status: 403 | 429; message: string };
 
 /**
- * Takes an upload through the whole path: parse and check every id before anything is stored (all problems
- * listed), reserve a slot within the team's limits, score with the CLI's extraction and scorer, and publish
- * the entry atomically. A crash between reserve and publish leaves a `scoring` submission and no entry;
- * `markInterrupted` at start-up turns it into a retryable failure.
+ * Takes an upload through the request's part of the path: parse and check every id before anything is stored
+ * (all problems listed at once), reserve a slot within the team's limits, store it `queued`, and send it to the
+ * scoring queue. Scoring happens in a worker, never in the request. A crash after storing and before sending
+ * is put right by the reconciler.
  */
-export async function submitPredictions(store: Store, benchmark: Benchmark, input: SubmissionInput, settings: ScoreSettings = DEFAULT_SCORE_SETTINGS): Promise<SubmitResult> {
+export async function submitPredictions(store: Store, dispatch: ScoringDispatch, benchmark: Benchmark, input: SubmissionInput): Promise<SubmitResult> {
   const items = await hiddenItemsOf(store, benchmark.id);
   const format = input.format ?? formatOfFileName(input.fileName);
   const parsed = parsePredictions(input.content, format);
@@ -69,14 +39,28 @@ export async function submitPredictions(store: Store, benchmark: Benchmark, inpu
   if (problems.length > 0) return { ok: false, status: 400, problems };
   const reserved = await reserveSubmission(store, { benchmarkId: benchmark.id, teamId: input.teamId, userId: input.userId, kind: input.kind, fileName: input.fileName, format, content: input.content, modelJson: JSON.stringify(input.model) });
   if ('reason' in reserved) return { ok: false, status: reserved.reason === 'closed' ? 403 : 429, message: reserved.message };
-  return scoreAndPublish(store, reserved, items, parsed.predictions, settings);
+  await dispatch(reserved.id);
+  return { ok: true, submission: reserved };
 }
 
-/** Scores a failed (e.g. interrupted) submission again from its stored file. */
-export async function retrySubmission(store: Store, submissionId: string, teamId: string | null, admin: boolean, settings: ScoreSettings = DEFAULT_SCORE_SETTINGS): Promise<SubmitResult | null> {
+/** Puts a failed (e.g. interrupted) submission back in the scoring queue; null when it is not the caller's to retry. */
+export async function retrySubmission(store: Store, dispatch: ScoringDispatch, submissionId: string, teamId: string | null, admin: boolean): Promise<Submission | null> {
   const submission = await claimRetry(store, submissionId, teamId, admin);
   if (!submission) return null;
-  const items = await hiddenItemsOf(store, submission.benchmark_id);
-  const parsed = parsePredictions(submission.content, submission.format as PredictionFormat);
-  return scoreAndPublish(store, submission, items, parsed.predictions, settings);
+  await dispatch(submission.id);
+  return submission;
+}
+
+/** What happens to a stored submission: sent to the queue (the server), or scored at once (the admin CLI). */
+export type ScoringDispatch = (submissionId: string) => Promise<void>;
+
+/** Dispatch to the scoring queue; a failed send is left to the reconciler (the submission is stored). */
+export function viaQueue(store: Store, queue: JobQueue): ScoringDispatch {
+  return (submissionId) => enqueueScoring(store, queue, submissionId).catch(() => undefined);
+}
+
+/** Dispatch that scores in this process (the admin CLI, which has no workers to wait for). */
+export function scoreHere(store: Store, settings?: ScoreSettings): ScoringDispatch {
+  const handler = scoringHandler(store, `cli-${process.pid}`, settings);
+  return (submissionId) => handler({ submissionId }, { id: 'inline', attempt: 1, final: true });
 }

@@ -1,4 +1,6 @@
 import type { ScoreSettings } from '../board/score-submission.js';
+import type { ScoringDispatch } from '../board/submit.js';
+import type { JobQueue } from '../jobs/queue.js';
 import type { Store } from '../store/connect.js';
 import type { LeaderboardCache } from './leaderboard-cache.js';
 import type { WindowLimiter } from './rate-limit.js';
@@ -18,11 +20,16 @@ export interface BoardOptions {
   score: ScoreSettings;
   /** Allow anyone to sign up (otherwise only an admin creates accounts with the CLI). */
   openSignup: boolean;
+  /** Request log: one JSON line per request (pino), with request ids; never bodies, tokens or cookies. */
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent'; stream?: NodeJS.WritableStream };
 }
 
 /** What route modules share. */
 export interface BoardContext {
   store: Store;
+  queue: JobQueue;
+  /** Sends a stored submission to be scored (never scored in a request). */
+  dispatch: ScoringDispatch;
   options: BoardOptions;
   boards: LeaderboardCache;
   loginLimiter: WindowLimiter;

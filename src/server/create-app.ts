@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { viaQueue } from '../board/submit.js';
+import type { JobQueue } from '../jobs/queue.js';
 import { DEFAULT_SCORE_SETTINGS } from '../board/score-submission.js';
 import type { Store } from '../store/connect.js';
 import { resolveCaller } from './auth.js';
@@ -13,6 +16,7 @@ import { registerAccounts } from './routes/accounts.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApi } from './routes/api.js';
 import { registerPages } from './routes/pages.js';
+import { formatBytes } from './upload.js';
 
 export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
   maxUploadBytes: 100 * 1024 * 1024,
@@ -23,6 +27,7 @@ export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
   secureCookies: false,
   score: DEFAULT_SCORE_SETTINGS,
   openSignup: true,
+  log: { level: 'info' },
 };
 
 const STATIC: Record<string, { file: URL; type: string }> = {
@@ -33,28 +38,49 @@ const STATIC: Record<string, { file: URL; type: string }> = {
 // Scripts and styles only from this server; no inline script can run, whatever a text field holds.
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** Builds the board's fastify app over an open, migrated store. Tested in-process with inject(). */
-export function createApp(store: Store, options: Partial<BoardOptions> = {}): FastifyInstance {
+/**
+ * Builds the board's fastify app over an open, migrated store and the scoring queue it sends submissions to
+ * (the app never scores). Tested in-process with inject().
+ */
+export function createApp(deps: { store: Store; queue: JobQueue }, options: Partial<BoardOptions> = {}): FastifyInstance {
+  const { store, queue } = deps;
   const settings: BoardOptions = { ...DEFAULT_BOARD_OPTIONS, ...options };
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, trustProxy: false });
+  const app = Fastify({
+    logger: {
+      level: settings.log.level,
+      ...(settings.log.stream ? { stream: settings.log.stream } : {}),
+      // Requests are logged by method, URL, address and id; headers only to say they were there.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+    },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  });
   const ctx: BoardContext = {
-    store, options: settings, boards: new LeaderboardCache(store),
-    loginLimiter: new WindowLimiter(settings.loginAttempts, settings.loginWindowMs),
-    uploadLimiter: new WindowLimiter(settings.uploadsPerWindow, settings.uploadWindowMs),
+    store, queue, dispatch: viaQueue(store, queue), options: settings, boards: new LeaderboardCache(store),
+    loginLimiter: new WindowLimiter(store, settings.loginAttempts, settings.loginWindowMs),
+    uploadLimiter: new WindowLimiter(store, settings.uploadsPerWindow, settings.uploadWindowMs),
   };
   void app.register(cookie);
   void app.register(formbody);
   void app.register(multipart);
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
     reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('x-frame-options', 'DENY');
     if (request.url.startsWith('/static/')) return;
     request.caller = await resolveCaller(store, request);
   });
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error(error);
-    const message = status === 413 ? 'the request is larger than the upload limit; nothing was stored' : status === 500 ? 'internal error' : error.message;
+    if (status === 500) request.log.error({ err: error }, 'request failed');
+    else request.log.warn({ code: error.code, status }, error.message);
+    const message =
+      status === 500 ? `internal error (request ${request.id})`
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `the request body is larger than ${formatBytes(1024 * 1024)} (uploads go as multipart/form-data, up to ${formatBytes(settings.maxUploadBytes)}); nothing was stored`
+      : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `content type ${request.headers['content-type'] ?? '(none)'} is not accepted here`
+      : error.message;
     void reply.code(status).send({ error: status === 500 ? 'internal' : 'bad-request', message });
   });
   app.get<{ Params: { name: string } }>('/static/:name', async (request, reply) => {

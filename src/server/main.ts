@@ -1,46 +1,43 @@
-import { join } from 'node:path';
 import { Command } from 'commander';
-import { CxrError, EXIT } from '../core/errors.js';
-import { assertMigrated, migrate, openStore } from '../store/connect.js';
-import { markInterrupted } from '../store/submissions.js';
 import { createApp } from './create-app.js';
+import { runShell, startBoardServices } from './shell.js';
 
-/** `cxrbench serve`: the board's server shell (own entry point: the CLI and the server never import each other). */
+/**
+ * `cxrbench serve`: the board's web server (own entry point: the CLI and the server never import each other).
+ * Scoring runs in `--workers` threads of this process and/or in `cxrbench worker` processes — never on the
+ * web server's event loop. Web replicas are stateless: sessions, limits and the queue live in the database.
+ */
 async function main(argv: string[]): Promise<void> {
   const program = new Command('cxrbench serve')
     .description('run the leaderboard server (SQLite in --data-dir, or PostgreSQL with DATABASE_URL=postgres://…)')
     .option('--data-dir <dir>', 'folder of the SQLite database', 'board-data')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port', (v) => Number(v), 8080)
-    .option('--migrate', 'apply pending database migrations before starting')
+    .option('--migrate', 'apply pending database migrations (and install the scoring queue) before starting')
+    .option('--workers <n>', 'scoring threads in this process (0: a pure web replica; run `cxrbench worker` elsewhere)', (v) => Number(v), 1)
     .option('--max-upload-mb <n>', 'largest accepted upload', (v) => Number(v), 100)
     .option('--secure-cookies', 'mark session cookies Secure (serve behind HTTPS)')
     .option('--no-signup', 'only administrators create accounts (cxrbench board user)')
+    .option('--log-level <level>', 'request log level: fatal, error, warn, info, debug or silent (JSON lines on stdout)', 'info')
     .exitOverride();
   program.parse(argv, { from: 'user' });
-  const flags = program.opts<{ dataDir: string; host: string; port: number; migrate?: boolean; maxUploadMb: number; secureCookies?: boolean; signup: boolean }>();
-  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, sqliteFile: join(flags.dataDir, 'board.sqlite') });
-  if (flags.migrate) await migrate(store);
-  await assertMigrated(store);
-  const interrupted = await markInterrupted(store);
-  const app = createApp(store, { maxUploadBytes: flags.maxUploadMb * 1024 * 1024, secureCookies: flags.secureCookies === true, openSignup: flags.signup });
+  const flags = program.opts<{ dataDir: string; host: string; port: number; migrate?: boolean; workers: number; maxUploadMb: number; secureCookies?: boolean; signup: boolean; logLevel: string }>();
+  const level = (['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const).find((l) => l === flags.logLevel) ?? 'info';
+  const log = (lvl: string, message: string) => process.stderr.write(`${JSON.stringify({ level: lvl, time: Date.now(), msg: message })}\n`);
+  const services = await startBoardServices({ dataDir: flags.dataDir, migrateFirst: flags.migrate === true, threads: Math.max(0, Math.floor(flags.workers)), label: 'serve', log });
+  const app = createApp({ store: services.store, queue: services.queue }, { maxUploadBytes: flags.maxUploadMb * 1024 * 1024, secureCookies: flags.secureCookies === true, openSignup: flags.signup, log: { level } });
   const address = await app.listen({ host: flags.host, port: flags.port });
-  process.stdout.write(`cxrbench board on ${address} (${store.dialect}: ${store.location})${interrupted ? `; ${interrupted} interrupted scoring(s) marked for retry` : ''}\n`);
+  process.stdout.write(`cxrbench board on ${address} (${services.store.dialect}: ${services.store.location}; ${services.queue.backend} queue; ${services.pool?.ready.length ?? 0} scoring thread(s))\n`);
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     await app.close();
-    await store.close();
+    await services.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
 }
 
-main(process.argv.slice(3)).catch((error: unknown) => {
-  if (error instanceof CxrError) {
-    process.stderr.write(`cxrbench serve: ${error.message}\n`);
-    process.exit(error.exitCode);
-  }
-  if (error && typeof error === 'object' && 'exitCode' in error && (error as { code?: string }).code?.startsWith('commander.')) process.exit((error as { exitCode: number }).exitCode === 0 ? 0 : EXIT.badInput);
-  process.stderr.write(`cxrbench serve: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(EXIT.internal);
-});
+runShell('cxrbench serve', () => main(process.argv.slice(3)));

@@ -1,57 +1,46 @@
+import { clearEvents, countEvent, eventCount, pruneEvents, uncountEvent, windowEnd } from '../store/rate-limits.js';
+import type { Store } from '../store/connect.js';
+
 /**
- * Counts events per key in a fixed window (in memory: one server process). Used for failed logins per
- * address and per account, and uploads per address; the daily submission limits live in the database.
+ * Counts events per key in fixed windows (failed sign-ins per address and per account, uploads per address),
+ * in the database: every web replica on one database enforces the same limits, and a restart forgets nothing.
+ * Fixed windows allow a burst of up to twice the limit across a window boundary; the limits are set with that
+ * in mind.
  */
 export class WindowLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private hits = 0;
 
   constructor(
+    private readonly store: Store,
     readonly limit: number,
     readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Whether `key` is at its limit (without counting). */
-  blocked(key: string): boolean {
-    const w = this.current(key);
-    return w !== null && w.count >= this.limit;
+  async blocked(key: string): Promise<boolean> {
+    return (await eventCount(this.store, key, this.windowMs, this.now())) >= this.limit;
   }
 
-  /** Counts one event; returns false when the key was already at its limit. */
-  hit(key: string): boolean {
-    const t = this.now();
-    let w = this.current(key);
-    if (!w) {
-      w = { start: t, count: 0 };
-      this.windows.set(key, w);
-      if (this.windows.size > 100_000) this.sweep();
-    }
-    if (w.count >= this.limit) return false;
-    w.count++;
-    return true;
+  /** Counts one event; false when the key was already at its limit (the event is refused). */
+  async hit(key: string): Promise<boolean> {
+    const count = await countEvent(this.store, key, this.windowMs, this.now());
+    // Now and then, drop windows long past (any replica may; deleting twice is harmless).
+    if (++this.hits % 500 === 0) await pruneEvents(this.store, new Date(this.now() - 2 * this.windowMs).toISOString());
+    return count <= this.limit;
+  }
+
+  /** Takes back one counted event (counting first and giving back keeps the limit exact under concurrency). */
+  async giveBack(key: string): Promise<void> {
+    await uncountEvent(this.store, key, this.windowMs, this.now());
   }
 
   /** Seconds until `key` may act again. */
-  retryAfterSeconds(key: string): number {
-    const w = this.current(key);
-    return w ? Math.max(1, Math.ceil((w.start + this.windowMs - this.now()) / 1000)) : 0;
+  retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil((windowEnd(this.now(), this.windowMs) - this.now()) / 1000));
   }
 
-  reset(key: string): void {
-    this.windows.delete(key);
-  }
-
-  private current(key: string): { start: number; count: number } | null {
-    const w = this.windows.get(key);
-    if (!w) return null;
-    if (this.now() - w.start >= this.windowMs) {
-      this.windows.delete(key);
-      return null;
-    }
-    return w;
-  }
-
-  private sweep(): void {
-    for (const key of [...this.windows.keys()]) this.current(key);
+  async reset(key: string): Promise<void> {
+    await clearEvents(this.store, key);
   }
 }

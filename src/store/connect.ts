@@ -12,6 +12,8 @@ export interface Store {
   dialect: 'sqlite' | 'postgres';
   /** Where it is, without a password (for messages). */
   location: string;
+  /** How to reach it again from another thread or process: the PostgreSQL URL (never printed), or the SQLite file. */
+  connection: { databaseUrl: string } | { sqliteFile: string };
   close(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
     const [{ default: pg }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
     const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const store: Store = { db, dialect: 'postgres', location: redact(url), close: () => db.destroy() };
+    const store: Store = { db, dialect: 'postgres', location: redact(url), connection: { databaseUrl: url }, close: () => db.destroy() };
     try {
       const client = await pool.connect();
       client.release();
@@ -69,7 +71,7 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', location: options.sqliteFile, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', location: options.sqliteFile, connection: { sqliteFile: options.sqliteFile }, close: () => db.destroy() };
 }
 
 /** Applies every pending migration; returns the names applied now. */

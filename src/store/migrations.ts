@@ -110,4 +110,41 @@ export const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('teams').addColumn('invite_hash', 'text').execute();
     },
   },
+  '0003-scoring-queue': {
+    async up(db: Kysely<unknown>) {
+      // Scoring leaves the request: a submission is `queued`, then `scoring` by a worker, then `scored` or `failed`.
+      await db.schema.alterTable('submissions').addColumn('job_id', 'text').execute();
+      await db.schema.alterTable('submissions').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('submissions').addColumn('worker', 'text').execute();
+      await db.schema.alterTable('submissions').addColumn('updated_at', 'text').execute();
+      await db.schema.createIndex('submissions_state').on('submissions').columns(['state', 'updated_at']).execute();
+      // The job table of the single-machine queue (SQLite); on PostgreSQL, pg-boss keeps its own schema.
+      await db.schema.createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('queue', 'text', (c) => c.notNull())
+        .addColumn('job_key', 'text', (c) => c.notNull())
+        .addColumn('data_json', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('retry_limit', 'integer', (c) => c.notNull())
+        .addColumn('retry_delay_ms', 'integer', (c) => c.notNull())
+        .addColumn('expire_ms', 'integer', (c) => c.notNull())
+        .addColumn('run_after', 'text', (c) => c.notNull())
+        .addColumn('lease_until', 'text')
+        .addColumn('worker', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('jobs_claim').on('jobs').columns(['queue', 'state', 'run_after']).execute();
+      await db.schema.createIndex('jobs_key').on('jobs').columns(['queue', 'job_key', 'state']).execute();
+      // Limits (failed logins, uploads) counted in fixed windows that every web replica shares.
+      await db.schema.createTable('rate_limits')
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('window_start', 'text', (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('rate_limits_pk', ['key', 'window_start'])
+        .execute();
+    },
+  },
 };

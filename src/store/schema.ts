@@ -74,7 +74,8 @@ export interface BenchmarkItemTable {
   public_json: string;
 }
 
-export type SubmissionState = 'scoring' | 'scored' | 'failed';
+/** `queued` (stored, waiting for a worker) → `scoring` → `scored` (entry published) or `failed` (retryable). */
+export type SubmissionState = 'queued' | 'scoring' | 'scored' | 'failed';
 export type SubmissionKind = 'participant' | 'baseline' | 'reported';
 
 export interface SubmissionTable {
@@ -96,6 +97,13 @@ export interface SubmissionTable {
   error: string | null;
   created_at: string;
   scored_at: string | null;
+  /** The scoring job that carries it (the queue's id), once sent. */
+  job_id: string | null;
+  /** Scoring attempts started. */
+  attempts: number;
+  /** The worker scoring it now (host, process, thread), for the status page and for debugging. */
+  worker: string | null;
+  updated_at: string | null;
 }
 
 /** A scored submission: what the leaderboard shows. Exists only when scoring finished (inserted in one transaction). */
@@ -111,6 +119,34 @@ export interface EntryTable {
   /** One character per item position (c/w/u/e), for paired rank tiers. Server-side only, never sent. */
   item_results: string;
   created_at: string;
+}
+
+/** A job of the single-machine queue (SQLite). On PostgreSQL, pg-boss keeps jobs in its own schema. */
+export interface JobTable {
+  id: string;
+  queue: string;
+  /** At most one waiting job per key (the submission id). */
+  job_key: string;
+  data_json: string;
+  state: 'created' | 'active' | 'completed' | 'failed';
+  attempts: number;
+  retry_limit: number;
+  retry_delay_ms: number;
+  /** How long a worker may hold the job without renewing its lease: the visibility timeout. */
+  expire_ms: number;
+  run_after: string;
+  lease_until: string | null;
+  worker: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Events counted per key in fixed windows (failed logins per address and account, uploads per address). */
+export interface RateLimitTable {
+  key: string;
+  window_start: string;
+  count: number;
 }
 
 export interface AuditTable {
@@ -131,4 +167,6 @@ export interface Database {
   submissions: SubmissionTable;
   entries: EntryTable;
   audit_log: AuditTable;
+  jobs: JobTable;
+  rate_limits: RateLimitTable;
 }

@@ -23,7 +23,7 @@ export type Refusal = { reason: 'closed' | 'daily-limit' | 'total-limit'; messag
 const today = () => new Date().toISOString().slice(0, 10);
 
 /**
- * Stores a submission in state `scoring` if the team is within its limits. The check and the insert are one
+ * Stores a submission in state `queued` if the team is within its limits. The check and the insert are one
  * transaction; on PostgreSQL the team's row is locked first, so concurrent uploads of one team queue up and
  * the limits hold exactly (SQLite runs one write transaction at a time anyway).
  */
@@ -39,44 +39,87 @@ export async function reserveSubmission(store: Store, input: NewSubmission): Pro
       const daily = Number((await counted.where('day', '=', today()).executeTakeFirstOrThrow()).n);
       if (daily >= benchmark.daily_limit) return { reason: 'daily-limit', message: `your team has made ${benchmark.daily_limit} submission(s) today (UTC), the daily limit; try again tomorrow` } as Refusal;
     }
+    const now = new Date().toISOString();
     const submission: Submission = {
-      id: randomUUID(), benchmark_id: input.benchmarkId, team_id: input.teamId, user_id: input.userId, kind: input.kind, state: 'scoring', day: today(),
+      id: randomUUID(), benchmark_id: input.benchmarkId, team_id: input.teamId, user_id: input.userId, kind: input.kind, state: 'queued', day: today(),
       file_name: input.fileName.slice(0, 200), format: input.format, byte_size: Buffer.byteLength(input.content), content: input.content, model_json: input.modelJson,
-      error: null, created_at: new Date().toISOString(), scored_at: null,
+      error: null, created_at: now, scored_at: null, job_id: null, attempts: 0, worker: null, updated_at: now,
     };
     await tx.insertInto('submissions').values(submission).execute();
     return submission;
   });
 }
 
-/** Publishes a scored submission: the entry and the state change in one transaction, so no half-scored entry is ever visible. */
-export async function completeSubmission(store: Store, submissionId: string, entry: Omit<Entry, 'submission_id' | 'created_at'>): Promise<void> {
-  await store.db.transaction().execute(async (tx) => {
+/**
+ * Publishes a scored submission: the entry and the state change in one transaction, so no half-scored entry is
+ * ever visible. Idempotent: scoring the same submission twice (at-least-once delivery) leaves one entry; a
+ * submission withdrawn meanwhile stays withdrawn. Returns whether it published.
+ */
+export async function completeSubmission(store: Store, submissionId: string, entry: Omit<Entry, 'submission_id' | 'created_at'>): Promise<boolean> {
+  return store.db.transaction().execute(async (tx) => {
+    let query = tx.selectFrom('submissions').select(['state', 'error']).where('id', '=', submissionId);
+    if (store.dialect === 'postgres') query = query.forUpdate(); // two workers finishing at once: one publishes
+    const current = await query.executeTakeFirst();
+    if (!current || current.state === 'scored' || current.error === WITHDRAWN) return false;
+    const at = new Date().toISOString();
     await tx.deleteFrom('entries').where('submission_id', '=', submissionId).execute();
-    await tx.insertInto('entries').values({ ...entry, submission_id: submissionId, created_at: new Date().toISOString() }).execute();
-    await tx.updateTable('submissions').set({ state: 'scored', error: null, scored_at: new Date().toISOString() }).where('id', '=', submissionId).execute();
+    await tx.insertInto('entries').values({ ...entry, submission_id: submissionId, created_at: at }).execute();
+    await tx.updateTable('submissions').set({ state: 'scored', error: null, worker: null, scored_at: at, updated_at: at }).where('id', '=', submissionId).execute();
+    return true;
   });
 }
 
+const WITHDRAWN = 'withdrawn by an administrator';
+
+/** Marks a submission failed (retryable by its team), unless it was scored meanwhile. */
 export async function failSubmission(store: Store, submissionId: string, error: string): Promise<void> {
-  await store.db.updateTable('submissions').set({ state: 'failed', error }).where('id', '=', submissionId).execute();
+  await store.db.updateTable('submissions').set({ state: 'failed', error, worker: null, updated_at: new Date().toISOString() }).where('id', '=', submissionId).where('state', '!=', 'scored').execute();
 }
 
-/** Marks scoring left unfinished by a crash as failed-and-retryable. Called when the server starts. */
-export async function markInterrupted(store: Store): Promise<number> {
-  const result = await store.db.updateTable('submissions').set({ state: 'failed', error: 'scoring was interrupted (server restart); retry it' }).where('state', '=', 'scoring').executeTakeFirst();
-  return Number(result.numUpdatedRows);
+/** A worker takes a submission: `scoring`, by whom, which attempt. Null when there is nothing to do (scored, withdrawn, gone). */
+export async function startScoring(store: Store, submissionId: string, worker: string): Promise<Submission | null> {
+  return store.db.transaction().execute(async (tx) => {
+    const submission = await tx.selectFrom('submissions').selectAll().where('id', '=', submissionId).executeTakeFirst();
+    if (!submission || submission.state === 'scored' || submission.error === WITHDRAWN) return null;
+    const at = new Date().toISOString();
+    await tx.updateTable('submissions').set({ state: 'scoring', worker, attempts: submission.attempts + 1, error: null, updated_at: at }).where('id', '=', submissionId).execute();
+    return { ...submission, state: 'scoring' as const, worker, attempts: submission.attempts + 1 };
+  });
 }
 
-/** Puts a failed submission back into `scoring` for a retry; null when it is not the team's or not failed. */
+/** Records the scoring job that carries a submission. */
+export async function setSubmissionJob(store: Store, submissionId: string, jobId: string): Promise<void> {
+  await store.db.updateTable('submissions').set({ job_id: jobId, updated_at: new Date().toISOString() }).where('id', '=', submissionId).execute();
+}
+
+/** Submissions waiting or being scored that nothing has touched since `before` (ISO): for the reconciler to check on. */
+export async function staleSubmissions(store: Store, before: string, limit = 100) {
+  return store.db.selectFrom('submissions').select(['id', 'state', 'job_id', 'attempts', 'updated_at']).where('state', 'in', ['queued', 'scoring'])
+    .where((eb) => eb.or([eb('updated_at', '<', before), eb('updated_at', 'is', null)])).orderBy('created_at').limit(limit).execute();
+}
+
+/** Marks a submission as looked at by the reconciler (so it is not checked again at once). */
+export async function touchSubmission(store: Store, submissionId: string): Promise<void> {
+  await store.db.updateTable('submissions').set({ updated_at: new Date().toISOString() }).where('id', '=', submissionId).execute();
+}
+
+/** One submission's state, for its status page and the API (no file content). */
+export async function submissionStatus(store: Store, submissionId: string) {
+  return (await store.db.selectFrom('submissions').innerJoin('benchmarks', 'benchmarks.id', 'submissions.benchmark_id')
+    .select(['submissions.id', 'submissions.team_id', 'submissions.benchmark_id', 'submissions.state', 'submissions.error', 'submissions.file_name', 'submissions.byte_size', 'submissions.model_json', 'submissions.created_at', 'submissions.scored_at', 'submissions.attempts', 'submissions.updated_at', 'benchmarks.slug', 'benchmarks.title'])
+    .where('submissions.id', '=', submissionId).executeTakeFirst()) ?? null;
+}
+
+/** Puts a failed submission back in the queue for a retry; null when it is not the team's, not failed, or withdrawn. */
 export async function claimRetry(store: Store, submissionId: string, teamId: string | null, admin: boolean): Promise<Submission | null> {
   return store.db.transaction().execute(async (tx) => {
     let query = tx.selectFrom('submissions').selectAll().where('id', '=', submissionId).where('state', '=', 'failed');
     if (!admin) query = query.where('team_id', '=', teamId);
     const submission = await query.executeTakeFirst();
-    if (!submission) return null;
-    await tx.updateTable('submissions').set({ state: 'scoring', error: null }).where('id', '=', submissionId).execute();
-    return { ...submission, state: 'scoring' as const };
+    if (!submission || submission.error === WITHDRAWN) return null;
+    const at = new Date().toISOString();
+    await tx.updateTable('submissions').set({ state: 'queued', error: null, job_id: null, updated_at: at }).where('id', '=', submissionId).execute();
+    return { ...submission, state: 'queued' as const, error: null, job_id: null, updated_at: at };
   });
 }
 
@@ -84,6 +127,12 @@ export async function teamSubmissions(store: Store, teamId: string) {
   return store.db.selectFrom('submissions').innerJoin('benchmarks', 'benchmarks.id', 'submissions.benchmark_id')
     .select(['submissions.id', 'submissions.state', 'submissions.error', 'submissions.file_name', 'submissions.byte_size', 'submissions.model_json', 'submissions.created_at', 'submissions.scored_at', 'benchmarks.slug'])
     .where('submissions.team_id', '=', teamId).orderBy('submissions.created_at', 'desc').execute();
+}
+
+/** What changes whenever a benchmark's entries change (an entry published or removed): for caches to compare. */
+export async function entriesVersion(store: Store, benchmarkId: string): Promise<string> {
+  const row = await store.db.selectFrom('entries').select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.max('created_at').as('last')]).where('benchmark_id', '=', benchmarkId).executeTakeFirst();
+  return `${Number(row?.n ?? 0)}|${row?.last ?? ''}`;
 }
 
 /** A published entry with its model card and team, for pages; no per-item results. */
@@ -103,7 +152,7 @@ export async function entryById(store: Store, submissionId: string) {
 export async function removeEntry(store: Store, actor: string, submissionId: string): Promise<boolean> {
   return store.db.transaction().execute(async (tx) => {
     const result = await tx.deleteFrom('entries').where('submission_id', '=', submissionId).executeTakeFirst();
-    await tx.updateTable('submissions').set({ state: 'failed', error: 'withdrawn by an administrator' }).where('id', '=', submissionId).execute();
+    await tx.updateTable('submissions').set({ state: 'failed', error: WITHDRAWN, updated_at: new Date().toISOString() }).where('id', '=', submissionId).execute();
     if (Number(result.numDeletedRows) > 0) await audit(tx, actor, 'entry.remove', { submissionId });
     return Number(result.numDeletedRows) > 0;
   });

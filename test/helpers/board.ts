@@ -6,6 +6,10 @@ import { detectLayout } from '../../src/dataset/layout.js';
 import { readQuestions } from '../../src/dataset/read-dataset.js';
 import type { Question } from '../../src/core/question.js';
 import { createApp } from '../../src/server/create-app.js';
+import { scoringHandler } from '../../src/board/scoring-job.js';
+import { openJobQueue } from '../../src/jobs/open-queue.js';
+import { SCORING_QUEUE, type JobQueue } from '../../src/jobs/queue.js';
+import { submissionStatus } from '../../src/store/submissions.js';
 import type { BoardOptions } from '../../src/server/context.js';
 import { migrate, openStore, type Store } from '../../src/store/connect.js';
 import { DEMO_DATASET } from '../../src/cli/commands/demo-dataset.js';
@@ -33,6 +37,8 @@ export async function freshStore(dialect: Dialect, cluster: () => Promise<Postgr
   const url = pg.url.replace(/\/postgres$/, `/${name}`);
   const store = await openStore({ databaseUrl: url, sqliteFile: '' });
   await migrate(store);
+  // As `cxrbench db migrate` does: the scoring queue's own schema too.
+  await (await openJobQueue(store, { workerName: 'migrate', install: true })).stop();
   return Object.assign(store, { url });
 }
 
@@ -57,17 +63,52 @@ export async function demoTestQuestions(): Promise<Question[]> {
 export interface Board {
   app: FastifyInstance;
   store: Store;
+  queue: JobQueue;
   questions: Question[];
+  /** Waits until a submission is scored or failed (a scoring worker runs in the test process); returns its state. */
+  settled(submissionId: string, timeoutMs?: number): Promise<{ state: string; error: string | null }>;
   close(): Promise<void>;
 }
 
-/** A board app over a fresh store with the demo test split loaded as benchmark "demo". */
+/** Queue timings short enough for tests (a dead worker's job is noticed within seconds). */
+export const TEST_QUEUE_TIMING = { superviseIntervalSeconds: 1, pollingIntervalSeconds: 0.5 };
+
+/** The scoring queue of a test store, installed if needed. */
+export function testQueue(store: Store, workerName = `test-${process.pid}`): Promise<JobQueue> {
+  return openJobQueue(store, { workerName, install: true, timing: TEST_QUEUE_TIMING });
+}
+
+/** Waits until a submission leaves `queued`/`scoring`. */
+export async function settled(store: Store, submissionId: string, timeoutMs = 30_000): Promise<{ state: string; error: string | null }> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const s = await submissionStatus(store, submissionId);
+    if (s && s.state !== 'queued' && s.state !== 'scoring') return { state: s.state, error: s.error };
+    if (Date.now() > until) throw new Error(`submission ${submissionId} still ${s?.state ?? 'missing'} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * A board app over a fresh store with the demo test split loaded as benchmark "demo", and a scoring worker in
+ * this process working its queue (as a `serve` thread would).
+ */
 export async function demoBoard(dialect: Dialect, cluster: () => Promise<PostgresCluster>, options: Partial<BoardOptions> = {}, limits = { dailyLimit: 5, totalLimit: 50 }): Promise<Board> {
   const store = await freshStore(dialect, cluster);
   await loadBenchmarkFromDataset(store, 'test', DEMO_DATASET, 'test', { slug: 'demo', title: 'Demo', version: '1', ...limits, open: true });
-  const app = createApp(store, { score: { resamples: 200, seed: 0, minPublicCell: 2, strict: false }, ...options });
+  const score = { resamples: 200, seed: 0, minPublicCell: 2, strict: false };
+  const queue = await testQueue(store);
+  await queue.work(SCORING_QUEUE, scoringHandler(store, 'test-worker', score), { pollMs: 50 });
+  const app = createApp({ store, queue }, { score, log: { level: 'silent' }, ...options });
   await app.ready();
-  return { app, store, questions: await demoTestQuestions(), close: async () => { await app.close(); await store.close(); } };
+  return {
+    app, store, queue, questions: await demoTestQuestions(), settled: (id, timeoutMs) => settled(store, id, timeoutMs),
+    close: async () => {
+      await app.close();
+      await queue.stop(5000);
+      await store.close();
+    },
+  };
 }
 
 /** Session cookie + CSRF token of a browser signed up through the real form. */

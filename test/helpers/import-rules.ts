@@ -14,12 +14,14 @@ export const ALLOWED: Record<string, readonly string[]> = {
   judge: ['core', 'models', 'prompt', 'extract', 'runner'],
   report: ['core', 'score'],
   store: ['core', 'score'],
+  // the job queue the board scores on (pg-boss on PostgreSQL, a job table on SQLite)
+  jobs: ['core', 'store'],
   // the leaderboard's application layer: checks and scores uploads over the store (docs/design/board.md)
-  board: ['core', 'dataset', 'extract', 'score', 'models', 'store'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'board'],
-  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'board'],
+  board: ['core', 'dataset', 'extract', 'score', 'models', 'store', 'jobs'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],
+  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board'],
   // the library entry point exports the core library, never the shells
-  'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'board'],
+  'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],
 };
 
 /** A source file of src/, by its path relative to src/ (forward slashes). */

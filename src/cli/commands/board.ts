@@ -4,13 +4,16 @@ import type { Command } from 'commander';
 import { importReported } from '../../board/import-reported.js';
 import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { ModelCard } from '../../board/model-card.js';
-import { submitPredictions } from '../../board/submit.js';
+import { scoreHere, submitPredictions } from '../../board/submit.js';
+import { submissionStatus } from '../../store/submissions.js';
 import { CxrError } from '../../core/errors.js';
 import { audit } from '../../store/audit.js';
 import { createUser } from '../../store/accounts.js';
 import { benchmarkBySlug, setBenchmarkOpen } from '../../store/benchmarks.js';
 import { assertMigrated, migrate, openStore, type Store } from '../../store/connect.js';
 import type { SubmissionKind } from '../../store/schema.js';
+import { openJobQueue } from '../../jobs/open-queue.js';
+import { PGBOSS_SCHEMA } from '../../jobs/pgboss-queue.js';
 
 const DATA_DIR_HELP = 'folder of the SQLite database (ignored when DATABASE_URL=postgres://… is set)';
 
@@ -54,6 +57,12 @@ export function registerBoard(program: Command): void {
       try {
         const applied = await migrate(store);
         process.stdout.write(`${store.location}: ${applied.length ? `applied ${applied.join(', ')}` : 'already up to date'}\n`);
+        if (store.dialect === 'postgres') {
+          // The scoring queue (pg-boss) keeps its tables in a schema of its own: installed or upgraded here too.
+          const queue = await openJobQueue(store, { workerName: 'db-migrate', install: true });
+          await queue.stop();
+          process.stdout.write(`${store.location}: scoring queue (pg-boss, schema ${PGBOSS_SCHEMA}) installed\n`);
+        }
       } finally {
         await store.close();
       }
@@ -120,8 +129,10 @@ export function registerBoard(program: Command): void {
         const card = ModelCard.safeParse(JSON.parse(opts.model));
         if (!card.success) throw new CxrError('bad-option', `--model: ${card.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
         const kind: SubmissionKind = opts.baseline ? 'baseline' : 'participant';
-        const result = await submitPredictions(store, b, { fileName: opts.predictions, content: readFileSync(opts.predictions, 'utf8'), model: card.data, teamId: null, userId: null, kind });
+        const result = await submitPredictions(store, scoreHere(store), b, { fileName: opts.predictions, content: readFileSync(opts.predictions, 'utf8'), model: card.data, teamId: null, userId: null, kind });
         if (!result.ok) throw new CxrError('unreadable-file', `${opts.predictions}: ${'problems' in result ? result.problems.map((p) => p.message).join('; ') : result.message}`);
+        const status = await submissionStatus(store, result.submission.id);
+        if (status?.state !== 'scored') throw new Error(`scoring ${opts.predictions} failed: ${status?.error ?? 'unknown'}`);
         process.stdout.write(`scored ${card.data.name} onto ${b.slug} (entry ${result.submission.id})\n`);
       });
     });

@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
-import { submitPredictions } from '../../board/submit.js';
+import { scoreHere, submitPredictions } from '../../board/submit.js';
 import { openBoardStore } from './board.js';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -42,7 +42,7 @@ async function seedBoard(dir: string, data: string, split: string, runDirs: stri
     for (const runDir of runDirs) {
       const name = `${runDir.split(/[\\/]/).pop()} (baseline)`;
       const file = join(runDir, 'rexrank-predictions.json');
-      const result = await submitPredictions(store, benchmark, { fileName: file, content: readFileSync(file, 'utf8'), model: { name, openWeights: true, notes: 'a baseline of cxrbench, not a model' }, teamId: null, userId: null, kind: 'baseline' });
+      const result = await submitPredictions(store, scoreHere(store), benchmark, { fileName: file, content: readFileSync(file, 'utf8'), model: { name, openWeights: true, notes: 'a baseline of cxrbench, not a model' }, teamId: null, userId: null, kind: 'baseline' });
       if (!result.ok) throw new Error(`seeding ${name}: ${'problems' in result ? result.problems.map((p) => p.message).join('; ') : result.message}`);
     }
     process.stdout.write(`\nBoard seeded in ${dir}: ${benchmark.item_count} hidden questions, ${runDirs.length} baseline entries.\nServe it: ./run cxrbench serve --data-dir ${dir}   (then open http://127.0.0.1:8080/b/demo)\n`);

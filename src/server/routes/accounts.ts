@@ -63,17 +63,17 @@ export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void 
     const form = request.body ?? {};
     const email = (form.email ?? '').trim().toLowerCase();
     const keys = [`ip|${request.ip}`, `account|${email}`];
-    const blocked = keys.find((k) => ctx.loginLimiter.blocked(k));
-    if (blocked) {
-      reply.header('retry-after', String(ctx.loginLimiter.retryAfterSeconds(blocked)));
-      return page(reply, request, 'Sign in', loginForm(`Too many failed sign-ins; try again in ${ctx.loginLimiter.retryAfterSeconds(blocked)} s.`, email), 429);
+    // Every attempt is counted first and given back if it succeeds: the limit holds exactly, even for attempts
+    // racing on several replicas.
+    const allowed = await Promise.all(keys.map((k) => ctx.loginLimiter.hit(k)));
+    if (allowed.includes(false)) {
+      reply.header('retry-after', String(ctx.loginLimiter.retryAfterSeconds()));
+      return page(reply, request, 'Sign in', loginForm(`Too many failed sign-ins; try again in ${ctx.loginLimiter.retryAfterSeconds()} s.`, email), 429);
     }
     const user = await checkLogin(ctx.store, email, form.password ?? '');
-    if (!user) {
-      for (const k of keys) ctx.loginLimiter.hit(k);
-      return page(reply, request, 'Sign in', loginForm('Wrong email or password.', email, safeNext(form.next)), 401);
-    }
-    ctx.loginLimiter.reset(`account|${email}`);
+    if (!user) return page(reply, request, 'Sign in', loginForm('Wrong email or password.', email, safeNext(form.next)), 401);
+    await ctx.loginLimiter.giveBack(keys[0]!);
+    await ctx.loginLimiter.reset(keys[1]!);
     return startSession(reply, user.id, form.next ?? '/');
   });
 

@@ -4,10 +4,10 @@ import { retrySubmission, submitPredictions } from '../../board/submit.js';
 import type { LeaderboardRow } from '../../board/leaderboard.js';
 import { benchmarkBySlug, listBenchmarks, publicRecords } from '../../store/benchmarks.js';
 import { createToken, listTokens, revokeToken } from '../../store/accounts.js';
-import { entryById, teamSubmissions } from '../../store/submissions.js';
+import { entryById, submissionStatus, teamSubmissions } from '../../store/submissions.js';
 import { requireCaller } from '../auth.js';
 import type { BoardContext } from '../context.js';
-import { readUpload, UploadTooLarge } from '../upload.js';
+import { readUpload, UploadError } from '../upload.js';
 import { openApiDocument } from '../openapi.js';
 
 /** A leaderboard row as the API gives it: aggregates only. */
@@ -51,32 +51,32 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
     const b = await benchmarkBySlug(ctx.store, request.params.slug);
     if (!b) return reply.code(404).send({ error: 'not-found', message: `no benchmark "${request.params.slug}"` });
     const key = `upload|${request.ip}`;
-    if (!ctx.uploadLimiter.hit(key)) return reply.code(429).header('retry-after', String(ctx.uploadLimiter.retryAfterSeconds(key))).send({ error: 'rate-limited', message: 'too many uploads from this address' });
+    if (!(await ctx.uploadLimiter.hit(key))) return reply.code(429).header('retry-after', String(ctx.uploadLimiter.retryAfterSeconds())).send({ error: 'rate-limited', message: `too many uploads from this address (${ctx.uploadLimiter.limit} per ${Math.round(ctx.uploadLimiter.windowMs / 60_000)} minutes)` });
     if (!request.caller.user.team_id) return reply.code(403).send({ error: 'no-team', message: 'only members of a team can submit' });
     let upload;
     try {
       upload = await readUpload(request, ctx.options.maxUploadBytes);
     } catch (error) {
-      if (error instanceof UploadTooLarge) return reply.code(413).send({ error: 'too-large', message: `${error.message}; nothing was stored` });
+      if (error instanceof UploadError) return reply.code(error.status).send({ error: error.status === 413 ? 'too-large' : 'bad-upload', message: error.message });
       throw error;
     }
     if (!upload.file) return reply.code(400).send({ error: 'no-file', message: 'send the predictions as the multipart field "file"' });
     let model: unknown;
     try {
       model = JSON.parse(upload.fields.model ?? '{}');
-    } catch {
-      return reply.code(400).send({ error: 'bad-model', message: 'the "model" field must be JSON: {"name": …, "organisation": …, …}' });
+    } catch (error) {
+      return reply.code(400).send({ error: 'bad-model', message: `the "model" field must be JSON, {"name": …, "organisation": …, …} (${(error as Error).message})` });
     }
     const card = ModelCard.safeParse(model);
     if (!card.success) return reply.code(400).send({ error: 'bad-model', message: 'the model card has problems', problems: card.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) });
-    const result = await submitPredictions(ctx.store, b, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.options.score);
+    const result = await submitPredictions(ctx.store, ctx.dispatch, b, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' });
     if (!result.ok) {
       if (result.status === 400) return reply.code(400).send({ error: 'invalid-submission', message: 'nothing was stored; fix every problem listed', problems: result.problems });
-      return reply.code(result.status).send({ error: result.status === 429 ? 'limit-reached' : result.status === 403 ? 'closed' : 'scoring-failed', message: result.message });
+      return reply.code(result.status).send({ error: result.status === 429 ? 'limit-reached' : 'closed', message: result.message });
     }
-    ctx.boards.invalidate(b.id);
-    const row = (await ctx.boards.rows(b.id)).find((r) => r.id === result.submission.id);
-    return reply.code(201).send({ submission: result.submission.id, state: 'scored', entry: row ? publicRow(row) : null });
+    // Stored and queued: scoring happens in a worker. The status URL says queued → scoring → scored / failed.
+    const status = `/api/submissions/${result.submission.id}`;
+    return reply.code(202).header('location', status).send({ submission: result.submission.id, state: result.submission.state, status });
   });
 
   app.get('/api/submissions', async (request, reply) => {
@@ -86,14 +86,25 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
     return rows.map((s) => ({ id: s.id, benchmark: s.slug, state: s.state, error: s.error, fileName: s.file_name, bytes: s.byte_size, model: JSON.parse(s.model_json) as unknown, createdAt: s.created_at, scoredAt: s.scored_at }));
   });
 
+  app.get<{ Params: { id: string } }>('/api/submissions/:id', async (request, reply) => {
+    if (!requireCaller(request, reply, true)) return reply;
+    const s = await submissionStatus(ctx.store, request.params.id);
+    // Another team's submission is as unknown as a missing one.
+    if (!s || (s.team_id !== request.caller.user.team_id && request.caller.user.is_admin !== 1)) return reply.code(404).send({ error: 'not-found', message: 'no submission of your team with that id' });
+    const row = s.state === 'scored' ? (await ctx.boards.rows(s.benchmark_id)).find((r) => r.id === s.id) : undefined;
+    return {
+      id: s.id, benchmark: s.slug, state: s.state, error: s.error, attempts: s.attempts, fileName: s.file_name, bytes: s.byte_size,
+      model: JSON.parse(s.model_json) as unknown, createdAt: s.created_at, updatedAt: s.updated_at, scoredAt: s.scored_at, entry: row ? publicRow(row) : null,
+    };
+  });
+
   app.post<{ Params: { id: string } }>('/api/submissions/:id/retry', async (request, reply) => {
     if (!requireCaller(request, reply, true)) return reply;
     if (request.caller.via !== 'token') return reply.code(401).send({ error: 'unauthorized', message: 'the API takes an API token' });
-    const result = await retrySubmission(ctx.store, request.params.id, request.caller.user.team_id, request.caller.user.is_admin === 1, ctx.options.score);
-    if (!result) return reply.code(404).send({ error: 'not-found', message: 'no failed submission of your team with that id' });
-    if (!result.ok) return reply.code(result.status).send({ error: 'scoring-failed', message: 'message' in result ? result.message : 'failed' });
-    ctx.boards.invalidate(result.submission.benchmark_id);
-    return { submission: result.submission.id, state: 'scored' };
+    const submission = await retrySubmission(ctx.store, ctx.dispatch, request.params.id, request.caller.user.team_id, request.caller.user.is_admin === 1);
+    if (!submission) return reply.code(404).send({ error: 'not-found', message: 'no failed submission of your team with that id' });
+    const status = `/api/submissions/${submission.id}`;
+    return reply.code(202).header('location', status).send({ submission: submission.id, state: submission.state, status });
   });
 
   app.get('/api/tokens', async (request, reply) => {

@@ -2,17 +2,24 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { modelCardFromForm } from '../../board/model-card.js';
 import { retrySubmission, submitPredictions } from '../../board/submit.js';
 import { benchmarkBySlug, listBenchmarks } from '../../store/benchmarks.js';
-import { entryById, teamSubmissions } from '../../store/submissions.js';
+import { entryById, submissionStatus, teamSubmissions } from '../../store/submissions.js';
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
-import { readUpload, UploadTooLarge } from '../upload.js';
+import { readUpload, UploadError } from '../upload.js';
 import { html, type Html } from '../views/html.js';
 import { layout } from '../views/layout.js';
 import { categoriesPage, entryPage, leaderboardPage, problemsList, SORT_KEYS, type SortKey } from '../views/pages.js';
 
-function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body));
+function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200, refreshSeconds?: number): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body, refreshSeconds ? { refreshSeconds } : {}));
 }
+
+const STATE_TEXT: Record<string, string> = {
+  queued: 'Queued — waiting for a scoring worker.',
+  scoring: 'Scoring — reading every answer and computing the intervals.',
+  scored: 'Scored.',
+  failed: 'Failed.',
+};
 
 function submitForm(slug: string, csrf: string, message: Html | null, values: Record<string, string> = {}): Html {
   const field = (name: string, label: string, type = 'text', extra = '') => html`<label>${label} <input type="${type}" name="${name}" value="${values[name] ?? ''}" ${extra}></label>`;
@@ -72,12 +79,12 @@ ${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p cla
     const viewer = viewerOf(request)!;
     const again = (status: number, message: Html, values: Record<string, string> = {}) => page(reply, request, `Submit to ${benchmark.title}`, html`<h1>Submit to ${benchmark.title}</h1>${submitForm(benchmark.slug, viewer.csrf, message, values)}`, status);
     const key = `upload|${request.ip}`;
-    if (!ctx.uploadLimiter.hit(key)) return again(429, html`<p class="problems" role="alert">Too many uploads from your address; try again in ${ctx.uploadLimiter.retryAfterSeconds(key)} s.</p>`);
+    if (!(await ctx.uploadLimiter.hit(key))) return again(429, html`<p class="problems" role="alert">Too many uploads from your address; try again in ${ctx.uploadLimiter.retryAfterSeconds()} s.</p>`);
     let upload;
     try {
       upload = await readUpload(request, ctx.options.maxUploadBytes);
     } catch (error) {
-      if (error instanceof UploadTooLarge) return again(413, html`<p class="problems" role="alert">${error.message}. Nothing was stored.</p>`);
+      if (error instanceof UploadError) return again(error.status, html`<p class="problems" role="alert">${error.message}.</p>`);
       throw error;
     }
     if (!csrfOk(request, upload.fields._csrf)) return again(403, html`<p class="problems" role="alert">The form expired (CSRF check failed); submit it again.</p>`, upload.fields);
@@ -85,13 +92,12 @@ ${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p cla
     if (!upload.file) return again(400, html`<p class="problems" role="alert">Choose a predictions file.</p>`, upload.fields);
     const card = modelCardFromForm(upload.fields);
     if (!card.success) return again(400, html`<div class="problems" role="alert"><ul>${card.error.issues.map((i) => html`<li>${i.path.join('.')}: ${i.message}</li>`)}</ul></div>`, upload.fields);
-    const result = await submitPredictions(ctx.store, benchmark, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.options.score);
+    const result = await submitPredictions(ctx.store, ctx.dispatch, benchmark, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' });
     if (!result.ok) {
       if (result.status === 400) return again(400, problemsList(result.problems), upload.fields);
       return again(result.status, html`<p class="problems" role="alert">${result.message}</p>`, upload.fields);
     }
-    ctx.boards.invalidate(benchmark.id);
-    return reply.redirect(`/entries/${result.submission.id}`, 303);
+    return reply.redirect(`/submissions/${result.submission.id}`, 303);
   });
 
   app.get('/submissions', async (request, reply) => {
@@ -102,21 +108,33 @@ ${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p cla
     return page(reply, request, 'My submissions', html`<h1>Submissions of ${request.caller.user.team_name ?? 'your team'}</h1>
 <table class="board" id="submissions"><thead><tr><th>When</th><th>Benchmark</th><th>Model</th><th>File</th><th>State</th><th></th></tr></thead><tbody>
 ${rows.map((s) => html`<tr><td>${s.created_at.slice(0, 16).replace('T', ' ')}</td><td>${s.slug}</td><td>${(JSON.parse(s.model_json) as { name: string }).name}</td><td>${s.file_name} (${Math.ceil(s.byte_size / 1024)} KB)</td>
-<td>${s.state === 'scored' ? html`<a href="/entries/${s.id}">scored</a>` : s.state}${s.error ? html`: ${s.error}` : ''}</td>
+<td><a href="/submissions/${s.id}">${s.state}</a>${s.state === 'scored' ? html` (<a href="/entries/${s.id}">entry</a>)` : ''}${s.error ? html`: ${s.error}` : ''}</td>
 <td>${s.state === 'failed' ? html`<form method="post" action="/submissions/${s.id}/retry"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Retry</button></form>` : ''}</td></tr>`)}
 </tbody></table>${rows.length === 0 ? html`<p>None yet.</p>` : ''}`);
+  });
+
+  app.get<{ Params: { id: string } }>('/submissions/:id', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    const s = await submissionStatus(ctx.store, request.params.id);
+    if (!s || (s.team_id !== request.caller.user.team_id && request.caller.user.is_admin !== 1)) return page(reply, request, 'Not found', html`<h1>No submission of your team with that id</h1>`, 404);
+    const viewer = viewerOf(request)!;
+    const pending = s.state === 'queued' || s.state === 'scoring';
+    const model = (JSON.parse(s.model_json) as { name: string }).name;
+    return page(reply, request, `Submission ${model}`, html`<h1>${model} on ${s.title}</h1>
+<p id="state" class="state-${s.state}" role="status"><strong>${STATE_TEXT[s.state] ?? s.state}</strong>${s.error ? html` ${s.error}` : ''}</p>
+${pending ? html`<p class="help">This page refreshes itself every 2 seconds. You may leave it: the submission stays in <a href="/submissions">My submissions</a>.</p>` : ''}
+${s.state === 'scored' ? html`<p><a href="/entries/${s.id}" id="entry-link">See the entry on the leaderboard</a></p>` : ''}
+${s.state === 'failed' ? html`<form method="post" action="/submissions/${s.id}/retry"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Retry</button></form>` : ''}
+<dl class="card"><dt>File</dt><dd>${s.file_name} (${Math.ceil(s.byte_size / 1024)} KB)</dd><dt>Uploaded</dt><dd>${s.created_at.slice(0, 19).replace('T', ' ')} UTC</dd>
+<dt>Attempts</dt><dd>${String(s.attempts)}</dd>${s.scored_at ? html`<dt>Scored</dt><dd>${s.scored_at.slice(0, 19).replace('T', ' ')} UTC</dd>` : ''}</dl>`, 200, pending ? 2 : undefined);
   });
 
   app.post<{ Params: { id: string }; Body: Record<string, string> }>('/submissions/:id/retry', async (request, reply) => {
     if (!requireCaller(request, reply, false)) return reply;
     if (!csrfOk(request, request.body?._csrf)) return page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed).</p>`, 403);
-    const result = await retrySubmission(ctx.store, request.params.id, request.caller.user.team_id, request.caller.user.is_admin === 1, ctx.options.score);
-    if (!result) return page(reply, request, 'Not found', html`<h1>No failed submission of your team with that id</h1>`, 404);
-    if (result.ok) {
-      ctx.boards.invalidate(result.submission.benchmark_id);
-      return reply.redirect(`/entries/${result.submission.id}`, 303);
-    }
-    return reply.redirect('/submissions', 303);
+    const submission = await retrySubmission(ctx.store, ctx.dispatch, request.params.id, request.caller.user.team_id, request.caller.user.is_admin === 1);
+    if (!submission) return page(reply, request, 'Not found', html`<h1>No failed submission of your team with that id</h1>`, 404);
+    return reply.redirect(`/submissions/${submission.id}`, 303);
   });
 
 }

@@ -6,10 +6,13 @@ export interface Viewer {
   csrf: string;
 }
 
-/** The page frame: navigation, who is signed in, and the body. Works without JavaScript. */
-export function layout(title: string, viewer: Viewer | null, body: Html): string {
+/**
+ * The page frame: navigation, who is signed in, and the body. Works without JavaScript; a page that shows work
+ * in progress (a submission being scored) refreshes itself every `refreshSeconds`.
+ */
+export function layout(title: string, viewer: Viewer | null, body: Html, options: { refreshSeconds?: number } = {}): string {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}">` : ''}
 <title>${title} · cxrbench board</title><link rel="stylesheet" href="/static/board.css"><link rel="icon" href="data:,"></head>
 <body><header><nav><a href="/" class="brand">cxrbench board</a>
 ${viewer ? html`<a href="/submissions">My submissions</a> <a href="/account">Account</a>${viewer.admin ? html` <a href="/admin">Admin</a>` : ''}

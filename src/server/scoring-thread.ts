@@ -1,0 +1,28 @@
+/**
+ * A scoring worker thread: its own database connection and queue, taking scoring jobs until told to stop. The
+ * web server's event loop never scores; a thread (or a `cxrbench worker` process) does. Started by
+ * {@link startScoringPool}.
+ */
+import { hostname } from 'node:os';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { reconcileScoring, scoringHandler } from '../board/scoring-job.js';
+import { openJobQueue } from '../jobs/open-queue.js';
+import { SCORING_QUEUE } from '../jobs/queue.js';
+import { openStore } from '../store/connect.js';
+import type { ScoringThreadData } from './scoring-pool.js';
+
+const data = workerData as ScoringThreadData;
+const name = `${hostname()}/${process.pid}/${data.label}-${threadId}`;
+const store = await openStore('databaseUrl' in data.connection ? { databaseUrl: data.connection.databaseUrl, sqliteFile: '' } : data.connection);
+const queue = await openJobQueue(store, { workerName: name, ...(data.timing ? { timing: data.timing } : {}), onError: (e) => parentPort?.postMessage({ kind: 'log', level: 'warn', message: `queue: ${e.message}` }) });
+await queue.work(SCORING_QUEUE, scoringHandler(store, name, data.score), { concurrency: 1, pollMs: data.pollMs });
+// Put right what crashes leave (stored but never sent; a job that died with its worker), now and then.
+const reconcile = setInterval(() => {
+  reconcileScoring(store, queue, data.staleAfterMs).catch((e: Error) => parentPort?.postMessage({ kind: 'log', level: 'warn', message: `reconcile: ${e.message}` }));
+}, data.reconcileMs);
+parentPort?.on('message', (message: unknown) => {
+  if (message !== 'stop') return;
+  clearInterval(reconcile);
+  void queue.stop(data.stopTimeoutMs).then(() => store.close()).then(() => process.exit(0));
+});
+parentPort?.postMessage({ kind: 'ready', name });
