@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,9 +30,20 @@ export function officialRecord(overrides: Record<string, unknown> = {}): Record<
   };
 }
 
-/** A fresh temporary folder. */
+const made: string[] = [];
+let cleanupRegistered = false;
+
+/** A fresh temporary folder, removed (with everything in it) when the test process exits. */
 export function tempDir(prefix = 'cxrbench-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  if (!cleanupRegistered) {
+    cleanupRegistered = true;
+    process.on('exit', () => {
+      for (const d of made) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  return dir;
 }
 
 /**
