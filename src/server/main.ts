@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { CxrError } from '../core/errors.js';
 import { createApp } from './create-app.js';
 import { runShell, startBoardServices } from './shell.js';
 
@@ -16,16 +17,24 @@ async function main(argv: string[]): Promise<void> {
     .option('--migrate', 'apply pending database migrations (and install the scoring queue) before starting')
     .option('--workers <n>', 'scoring threads in this process (0: a pure web replica; run `cxrbench worker` elsewhere)', (v) => Number(v), 1)
     .option('--max-upload-mb <n>', 'largest accepted upload', (v) => Number(v), 100)
+    .option('--login-attempts <n>', 'failed sign-ins allowed per address and per account in 15 minutes', (v) => Number(v), 10)
+    .option('--uploads-per-hour <n>', 'uploads allowed per address per hour (the teams\' submission limits are separate)', (v) => Number(v), 30)
     .option('--secure-cookies', 'mark session cookies Secure (serve behind HTTPS)')
     .option('--no-signup', 'only administrators create accounts (cxrbench board user)')
     .option('--log-level <level>', 'request log level: fatal, error, warn, info, debug or silent (JSON lines on stdout)', 'info')
     .exitOverride();
   program.parse(argv, { from: 'user' });
-  const flags = program.opts<{ dataDir: string; host: string; port: number; migrate?: boolean; workers: number; maxUploadMb: number; secureCookies?: boolean; signup: boolean; logLevel: string }>();
+  const flags = program.opts<{ dataDir: string; host: string; port: number; migrate?: boolean; workers: number; maxUploadMb: number; loginAttempts: number; uploadsPerHour: number; secureCookies?: boolean; signup: boolean; logLevel: string }>();
+  for (const [name, value] of [['--workers', flags.workers], ['--max-upload-mb', flags.maxUploadMb], ['--login-attempts', flags.loginAttempts], ['--uploads-per-hour', flags.uploadsPerHour], ['--port', flags.port]] as const) {
+    if (!Number.isFinite(value) || value < 0) throw new CxrError('bad-option', `${name} ${String(value)}: expected a number ≥ 0`);
+  }
   const level = (['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const).find((l) => l === flags.logLevel) ?? 'info';
   const log = (lvl: string, message: string) => process.stderr.write(`${JSON.stringify({ level: lvl, time: Date.now(), msg: message })}\n`);
   const services = await startBoardServices({ dataDir: flags.dataDir, migrateFirst: flags.migrate === true, threads: Math.max(0, Math.floor(flags.workers)), label: 'serve', log });
-  const app = createApp({ store: services.store, queue: services.queue }, { maxUploadBytes: flags.maxUploadMb * 1024 * 1024, secureCookies: flags.secureCookies === true, openSignup: flags.signup, log: { level } });
+  const app = createApp({ store: services.store, queue: services.queue }, {
+    maxUploadBytes: flags.maxUploadMb * 1024 * 1024, loginAttempts: flags.loginAttempts, uploadsPerWindow: flags.uploadsPerHour, uploadWindowMs: 60 * 60_000,
+    secureCookies: flags.secureCookies === true, openSignup: flags.signup, log: { level },
+  });
   const address = await app.listen({ host: flags.host, port: flags.port });
   process.stdout.write(`cxrbench board on ${address} (${services.store.dialect}: ${services.store.location}; ${services.queue.backend} queue; ${services.pool?.ready.length ?? 0} scoring thread(s))\n`);
   let stopping = false;

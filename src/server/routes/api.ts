@@ -57,6 +57,7 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
     try {
       upload = await readUpload(request, ctx.options.maxUploadBytes);
     } catch (error) {
+      if (error instanceof UploadError) request.log.info({ status: error.status }, `upload refused: ${error.message}`);
       if (error instanceof UploadError) return reply.code(error.status).send({ error: error.status === 413 ? 'too-large' : 'bad-upload', message: error.message });
       throw error;
     }

@@ -84,6 +84,7 @@ ${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p cla
     try {
       upload = await readUpload(request, ctx.options.maxUploadBytes);
     } catch (error) {
+      if (error instanceof UploadError) request.log.info({ status: error.status }, `upload refused: ${error.message}`);
       if (error instanceof UploadError) return again(error.status, html`<p class="problems" role="alert">${error.message}.</p>`);
       throw error;
     }
