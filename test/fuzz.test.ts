@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import fc from 'fast-check';
+import { parsePredictions } from '../src/core/prediction-file.js';
+import { detectLayout } from '../src/dataset/layout.js';
+import { validateDataset } from '../src/dataset/validate.js';
+import { extractAnswer } from '../src/extract/extract.js';
+import { demoBoard, lazyCluster, signUp, tokenFor, uploadForm } from './helpers/board.js';
+import { officialRecord, tempDir, writeOfficialDataset } from './helpers/records.js';
+
+/**
+ * Property-based fuzzing of every parser and the upload route, in a fixed time budget per property (the runs
+ * stop at the budget; the seed is printed on failure, to replay it: FC_SEED=<seed>). Each property asserts that
+ * no exception escapes, that a time bound holds, and (for the route) that no hidden answer comes back.
+ */
+const BUDGET_MS = Number(process.env.CXRBENCH_FUZZ_MS ?? 6000);
+const seed = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Date.now() % 2_147_483_647;
+const settings = (numRuns: number) => ({ numRuns, seed, interruptAfterTimeLimit: BUDGET_MS, markInterruptAsFailure: false });
+const cluster = lazyCluster();
+after(() => cluster.stop());
+
+const OPTIONS = ['Left lower lobe', 'Right upper lobe', 'Bilateral', 'No consolidation'];
+/** Pieces models print around answers: the fuzzer combines them with noise into hostile outputs. */
+const PIECES = ['A', 'B', 'C', 'D', 'E', 'a', 'b', '(', ')', '{', '}', '[', ']', '"answer": "', '<answer>', '</answer>', '\\boxed{', '<think>', '</think>', '**', 'The answer is ', ' or ', ' and ', 'not ', 'Final answer: ',
+  'option ', 'the second option', 'none of the above', 'Right upper lobe', 'I cannot determine', 'wait, actually ', '\n', '. ', ', ', '→ ', '答案是', '或', '<|im_end|>', 'USER: ', 'ASSISTANT: ', 'N/A', 'B/C', '\u200b', '\uFF22'];
+const hostileOutput = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 })), { maxLength: 400, size: 'large' }).map((parts) => parts.join(''));
+
+test('fuzz: the answer reader returns a letter A–D or none for any output, quickly, and reads nothing from text without letters', () => {
+  fc.assert(fc.property(hostileOutput, fc.boolean(), (output, withOptions) => {
+    const started = performance.now();
+    const got = extractAnswer(output, withOptions ? OPTIONS : undefined);
+    assert.ok(performance.now() - started < 250, `${output.length} chars took ${performance.now() - started} ms`);
+    assert.ok(got.letter === null || ['A', 'B', 'C', 'D'].includes(got.letter));
+    assert.equal(typeof got.rule, 'string');
+  }), settings(3000));
+  // Soundness: an output with no Latin letter, digit or look-alike capital cannot name an option.
+  const noLetters = fc.string({ unit: fc.constantFrom(...' \n\t.,;:!?()[]{}<>*_#-—→…"\'/\\|@%^&=+~`。！？、，：；（）【】'.split('')), maxLength: 300 });
+  fc.assert(fc.property(noLetters, (output) => {
+    assert.equal(extractAnswer(output, OPTIONS).letter, null, JSON.stringify(output));
+  }), settings(2000));
+});
+
+test('fuzz: the predictions-file parser lists problems for any file, in every format, and never throws', () => {
+  const line = fc.oneof(fc.json(), fc.string({ maxLength: 80 }), fc.record({ id: fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null)), prediction: fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.constant(null), fc.array(fc.string())) }).map((r) => JSON.stringify(r)));
+  const file = fc.tuple(fc.array(line, { maxLength: 60, size: 'large' }), fc.constantFrom('\n', '\r\n'), fc.boolean()).map(([lines, eol, bom]) => `${bom ? '\uFEFF' : ''}${lines.join(eol)}`);
+  fc.assert(fc.property(file, fc.constantFrom('jsonl', 'csv', 'rexrank-json' as const), (text, format) => {
+    const started = performance.now();
+    const parsed = parsePredictions(text, format as 'jsonl' | 'csv' | 'rexrank-json');
+    assert.ok(performance.now() - started < 250);
+    for (const p of parsed.problems) assert.equal(typeof p.message, 'string');
+    for (const [id, prediction] of parsed.predictions) assert.ok(typeof id === 'string' && typeof prediction === 'string');
+  }), settings(3000));
+});
+
+test('fuzz: the dataset validator reports on any mutated ReXVQA file and never throws', async () => {
+  const base = JSON.stringify(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`q${i}`, officialRecord({ study_id: `s${i}`, question: `Question ${i}?` })])), null, 1);
+  const mutation = fc.array(fc.record({ at: fc.nat(), kind: fc.constantFrom('delete', 'insert', 'replace', 'truncate'), text: fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('NaN', 'None', '"', '{', '}', '[', ']', ',', ':', '\\', 'null', '1e999', '"options": "[]"', '\u0000')) }), { minLength: 1, maxLength: 8 });
+  const root = tempDir();
+  await fc.assert(fc.asyncProperty(mutation, async (edits) => {
+    let text = base;
+    for (const e of edits) {
+      const at = e.at % (text.length + 1);
+      text = e.kind === 'delete' ? text.slice(0, at) + text.slice(at + 5) : e.kind === 'insert' ? text.slice(0, at) + e.text + text.slice(at) : e.kind === 'replace' ? text.slice(0, at) + e.text + text.slice(at + e.text.length) : text.slice(0, at);
+    }
+    writeOfficialDataset({ test: text }, root);
+    const started = performance.now();
+    const report = await validateDataset(detectLayout(root));
+    assert.ok(performance.now() - started < 2000);
+    assert.equal(report.counts.questions + report.counts.excluded, report.counts.records);
+  }), settings(600));
+  writeFileSync(join(root, 'done'), '');
+});
+
+test('fuzz: the upload route answers any body with a status below 500, quickly, and never tells a hidden answer', { timeout: 120_000 }, async () => {
+  const board = await demoBoard('sqlite', cluster.get, { uploadsPerWindow: 1_000_000 });
+  try {
+    const token = await tokenFor(board.app, await signUp(board.app, 'fuzz@lab.org', 'Fuzzers'));
+    const ids = board.questions.map((q) => q.id);
+    const golds = board.questions.map((q) => new RegExp(`"${q.id}"\\s*:\\s*\\{?[^}]{0,40}"(?:correct_answer|gold|answer)"\\s*:\\s*"${q.answer}"`));
+    const explanations = board.questions.map((q) => q.explanation).filter((e): e is string => !!e && e.length > 20);
+    const prediction = fc.oneof(fc.constantFrom('A', 'B', 'C', 'D', 'E', ''), hostileOutput);
+    const predictionLine = fc.tuple(fc.oneof(fc.constantFrom(...ids), fc.string({ maxLength: 10 })), prediction).map(([id, p]) => JSON.stringify({ id, prediction: p }));
+    const fileText = fc.oneof(fc.array(predictionLine, { maxLength: 30, size: 'large' }).map((l) => l.join('\n')), fc.string({ maxLength: 500 }), fc.json());
+    const model = fc.oneof(fc.constant(JSON.stringify({ name: 'Fuzz', openWeights: true })), fc.json(), fc.string({ maxLength: 100 }));
+    const rawBody = fc.tuple(fc.constantFrom('multipart/form-data', 'multipart/form-data; boundary=x', 'multipart/form-data; boundary=', 'application/json', 'text/plain', 'application/x-www-form-urlencoded'), fc.string({ maxLength: 300 }));
+    await fc.assert(fc.asyncProperty(fc.oneof(
+      fc.record({ kind: fc.constant('form' as const), file: fileText, model, name: fc.constantFrom('p.jsonl', 'p.csv', 'p.json', 'x') }),
+      fc.record({ kind: fc.constant('raw' as const), body: rawBody }),
+    ), async (input) => {
+      const started = performance.now();
+      const res = input.kind === 'form'
+        ? await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm({ name: input.name, content: input.file }, { model: input.model }) })
+        : await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}`, 'content-type': input.body[0] }, payload: input.body[1] });
+      assert.ok(res.statusCode < 500, `${res.statusCode}: ${res.body.slice(0, 300)}`);
+      assert.ok(performance.now() - started < 2000);
+      for (const g of golds) assert.doesNotMatch(res.body, g);
+      for (const e of explanations) assert.ok(!res.body.includes(e));
+    }), settings(400));
+  } finally {
+    await board.close();
+  }
+});
