@@ -43,7 +43,8 @@ test('the reconciler sends a submission stored but never sent (a crash in betwee
     // A job that failed for good while its submission still says "scoring" (its last worker died).
     const stuck = await submitPredictions(board.store, noDispatch, benchmark, input);
     assert.ok(stuck.ok);
-    await board.store.db.updateTable('submissions').set({ state: 'scoring', job_id: 'job-gone-wrong' }).where('id', '=', stuck.submission.id).execute();
+    // Backdated: the reconciler only looks at submissions untouched for a while, and "a while" must not be 0 ms.
+    await board.store.db.updateTable('submissions').set({ state: 'scoring', job_id: 'job-gone-wrong', updated_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', stuck.submission.id).execute();
     await board.store.db.insertInto('jobs').values({
       id: 'job-gone-wrong', queue: 'score-submission', job_key: stuck.submission.id, data_json: '{}', state: 'failed', attempts: 3, retry_limit: 2, retry_delay_ms: 0, expire_ms: 1000,
       run_after: new Date().toISOString(), lease_until: null, worker: 'dead', last_error: 'lease ran out', created_at: new Date().toISOString(), updated_at: new Date().toISOString(),
