@@ -20,7 +20,7 @@ after(() => cluster.stop());
 /** Queue timings short enough that a dead scorer's job is taken again within seconds. */
 const FAST_QUEUE = { CXRBENCH_SCORING_LEASE_SECONDS: '3', CXRBENCH_QUEUE_SUPERVISE_SECONDS: '1', CXRBENCH_QUEUE_POLL_MS: '200', CXRBENCH_SCORING_RETRY_DELAY_SECONDS: '0' };
 
-async function startServer(dataDir: string, port: number, databaseUrl: string | undefined): Promise<ChildProcess> {
+async function startServer(dataDir: string, port: number, databaseUrl: string | undefined): Promise<ChildProcess & { output: () => string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...FAST_QUEUE };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
@@ -30,7 +30,7 @@ async function startServer(dataDir: string, port: number, databaseUrl: string | 
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   for (let i = 0; i < 200 && !out.includes('cxrbench board on'); i++) await new Promise((r) => setTimeout(r, 50));
   if (!out.includes('cxrbench board on')) throw new Error(`server did not start: ${out}`);
-  return child;
+  return Object.assign(child, { output: () => out });
 }
 
 for (const dialect of DIALECTS) {
@@ -83,6 +83,9 @@ for (const dialect of DIALECTS) {
       }
       assert.ok(scored, 'the job was taken again and scored');
       assert.equal((await submission())!.attempts, 2, 'a second attempt did it');
+      const id = (await store.db.selectFrom('submissions').select('id').executeTakeFirstOrThrow()).id;
+      for (let i = 0; i < 50 && !server.output().includes(`submission ${id} done (attempt 2)`); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.match(server.output(), new RegExp(`"level":"info".*submission ${id} done \\(attempt 2\\) in \\d+ ms`), 'the scoring thread logs the attempt');
       const after = (await (await fetch(`http://127.0.0.1:${port}/api/benchmarks/big/leaderboard`)).json()) as { entries: { micro: number; n: number }[] };
       assert.equal(after.entries.length, 1);
       assert.equal(after.entries[0]!.n, 20_000);
