@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { after, test } from 'node:test';
 import { reconcileScoring, scoringHandler } from '../src/board/scoring-job.js';
+import { DEFAULT_SCORE_SETTINGS } from '../src/board/score-submission.js';
+import { startScoringPool } from '../src/server/scoring-pool.js';
 import { submitPredictions } from '../src/board/submit.js';
 import { benchmarkBySlug } from '../src/store/benchmarks.js';
 import { submissionStatus } from '../src/store/submissions.js';
-import { demoBoard, lazyCluster, predictionsJsonl, settled } from './helpers/board.js';
+import { demoBoard, freshStore, lazyCluster, predictionsJsonl, settled } from './helpers/board.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
@@ -55,5 +59,19 @@ test('the reconciler sends a submission stored but never sent (a crash in betwee
     assert.match(failed.error!, /did not finish .* retry it/);
   } finally {
     await board.close();
+  }
+});
+
+test('scoring threads run at low CPU priority (Linux: only the thread), so the web thread of the same process wins the CPU', { skip: process.platform !== 'linux' ? 'nice values are per thread only on Linux' : false }, async () => {
+  const store = await freshStore('sqlite', cluster.get);
+  const niceness = () => readdirSync(`/proc/${process.pid}/task`).map((t) => Number(readFileSync(`/proc/${process.pid}/task/${t}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+  const before = niceness().filter((n) => n === 19).length;
+  const pool = await startScoringPool(store, 1, { score: DEFAULT_SCORE_SETTINGS, pollMs: 100, reconcileMs: 60_000, staleAfterMs: 60_000, stopTimeoutMs: 1000 });
+  try {
+    assert.equal(niceness().filter((n) => n === 19).length, before + 1, 'one more thread at nice 19');
+    assert.equal(getPriority(), 0, 'the process itself (its main thread) keeps normal priority');
+  } finally {
+    await pool.stop();
+    await store.close();
   }
 });

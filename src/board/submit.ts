@@ -31,16 +31,22 @@ export type SubmitResult =
  * scoring queue. Scoring happens in a worker, never in the request. A crash after storing and before sending
  * is put right by the reconciler.
  */
-export async function submitPredictions(store: Store, dispatch: ScoringDispatch, benchmark: Benchmark, input: SubmissionInput): Promise<SubmitResult> {
-  const items = await hiddenItemsOf(store, benchmark.id);
+export async function submitPredictions(store: Store, dispatch: ScoringDispatch, benchmark: Benchmark, input: SubmissionInput, check: UploadCheck = checkHere(store)): Promise<SubmitResult> {
   const format = input.format ?? formatOfFileName(input.fileName);
-  const parsed = parsePredictions(input.content, format);
-  const problems = checkSubmission(parsed, items);
+  const problems = await check(benchmark.id, input.content, format);
   if (problems.length > 0) return { ok: false, status: 400, problems };
   const reserved = await reserveSubmission(store, { benchmarkId: benchmark.id, teamId: input.teamId, userId: input.userId, kind: input.kind, fileName: input.fileName, format, content: input.content, modelJson: JSON.stringify(input.model) });
   if ('reason' in reserved) return { ok: false, status: reserved.reason === 'closed' ? 403 : 429, message: reserved.message };
   await dispatch(reserved.id);
   return { ok: true, submission: reserved };
+}
+
+/** Parses an upload and checks it against a benchmark's hidden items: every problem, or none. */
+export type UploadCheck = (benchmarkId: string, content: string, format: PredictionFormat) => Promise<SubmissionProblem[]>;
+
+/** The check run in this thread (the CLI; the server runs it in a thread of its own, see server/check-pool.ts). */
+export function checkHere(store: Store): UploadCheck {
+  return async (benchmarkId, content, format) => checkSubmission(parsePredictions(content, format), await hiddenItemsOf(store, benchmarkId));
 }
 
 /** Puts a failed (e.g. interrupted) submission back in the scoring queue; null when it is not the caller's to retry. */

@@ -1,5 +1,5 @@
 import type { ScoreSettings } from '../board/score-submission.js';
-import type { ScoringDispatch } from '../board/submit.js';
+import type { ScoringDispatch, UploadCheck } from '../board/submit.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Store } from '../store/connect.js';
 import type { LeaderboardCache } from './leaderboard-cache.js';
@@ -30,6 +30,8 @@ export interface BoardContext {
   queue: JobQueue;
   /** Sends a stored submission to be scored (never scored in a request). */
   dispatch: ScoringDispatch;
+  /** Parses and checks an upload (in a thread of its own: never on the event loop). */
+  check: UploadCheck;
   options: BoardOptions;
   boards: LeaderboardCache;
   loginLimiter: WindowLimiter;

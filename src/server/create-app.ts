@@ -9,6 +9,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import { DEFAULT_SCORE_SETTINGS } from '../board/score-submission.js';
 import type { Store } from '../store/connect.js';
 import { resolveCaller } from './auth.js';
+import { startUploadCheckThread } from './check-pool.js';
 import type { BoardContext, BoardOptions } from './context.js';
 import { LeaderboardCache } from './leaderboard-cache.js';
 import { WindowLimiter } from './rate-limit.js';
@@ -57,8 +58,10 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
     bodyLimit: 1024 * 1024,
     trustProxy: false,
   });
+  const checker = startUploadCheckThread(store.connection);
+  app.addHook('onClose', async () => checker.close());
   const ctx: BoardContext = {
-    store, queue, dispatch: viaQueue(store, queue), options: settings, boards: new LeaderboardCache(store),
+    store, queue, dispatch: viaQueue(store, queue), check: checker.check, options: settings, boards: new LeaderboardCache(store),
     loginLimiter: new WindowLimiter(store, settings.loginAttempts, settings.loginWindowMs),
     uploadLimiter: new WindowLimiter(store, settings.uploadsPerWindow, settings.uploadWindowMs),
   };

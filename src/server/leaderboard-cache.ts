@@ -10,7 +10,7 @@ import { entriesVersion, publicEntries } from '../store/submissions.js';
  * rank tiers, which compare every entry's items) are never rebuilt per request.
  */
 export class LeaderboardCache {
-  private readonly boards = new Map<string, { rows: Promise<LeaderboardRow[]>; version: string; checkedAt: number }>();
+  private readonly boards = new Map<string, { rows: Promise<LeaderboardRow[]>; version: string; checkedAt: number; derived: Map<string, unknown> }>();
 
   constructor(
     private readonly store: Store,
@@ -18,16 +18,38 @@ export class LeaderboardCache {
   ) {}
 
   async rows(benchmarkId: string): Promise<LeaderboardRow[]> {
+    return (await this.current(benchmarkId)).rows;
+  }
+
+  /**
+   * Something made from a board's rows (a serialized API answer, a rendered table), made once per version of its
+   * entries and `key`: serializing or rendering dozens of entries per request is what made pages slow under load.
+   * `key` must name everything else the result depends on.
+   */
+  async derived<T>(benchmarkId: string, key: string, make: (rows: LeaderboardRow[]) => T): Promise<T> {
+    const board = await this.current(benchmarkId);
+    const rows = await board.rows;
+    if (board.derived.has(key)) return board.derived.get(key) as T;
+    // A handful of keys per version (sort orders, open or closed); a flood of distinct keys cannot grow it.
+    if (board.derived.size >= 64) board.derived.clear();
+    const value = make(rows);
+    board.derived.set(key, value);
+    return value;
+  }
+
+  private async current(benchmarkId: string) {
     const hit = this.boards.get(benchmarkId);
-    if (hit && Date.now() - hit.checkedAt < this.checkMs) return hit.rows;
+    if (hit && Date.now() - hit.checkedAt < this.checkMs) return hit;
     const version = await entriesVersion(this.store, benchmarkId);
-    if (hit && hit.version === version) {
-      hit.checkedAt = Date.now();
-      return hit.rows;
+    const again = this.boards.get(benchmarkId);
+    if (again && again.version === version) {
+      again.checkedAt = Date.now();
+      return again;
     }
     const rows = publicEntries(this.store, benchmarkId).then(buildLeaderboard);
     rows.catch(() => this.boards.delete(benchmarkId));
-    this.boards.set(benchmarkId, { rows, version, checkedAt: Date.now() });
-    return rows;
+    const board = { rows, version, checkedAt: Date.now(), derived: new Map<string, unknown>() };
+    this.boards.set(benchmarkId, board);
+    return board;
   }
 }

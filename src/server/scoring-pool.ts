@@ -22,10 +22,10 @@ export interface ScoringPool {
   stop(): Promise<void>;
 }
 
-/** How a thread entry is loaded: compiled JavaScript, or the TypeScript source through tsx in a checkout. */
-function threadEntry(): { url: URL; execArgv: string[] } {
+/** How a thread's module (`./<name>.js` next to this one) is loaded: compiled JavaScript, or the TypeScript source through tsx in a checkout. */
+export function threadEntry(name: string): { url: URL; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`./scoring-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  const url = new URL(`./${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url);
   return { url, execArgv: fromSource ? ['--import', import.meta.resolve('tsx')] : [] };
 }
 
@@ -34,7 +34,7 @@ function threadEntry(): { url: URL; execArgv: string[] } {
  * is taken again once its lease runs out), so one bad submission cannot stop scoring for everyone.
  */
 export async function startScoringPool(store: Store, count: number, options: Omit<ScoringThreadData, 'connection' | 'label'> & { label?: string; log?: (level: string, message: string) => void }): Promise<ScoringPool> {
-  const { url, execArgv } = threadEntry();
+  const { url, execArgv } = threadEntry('scoring-thread');
   const ready: string[] = [];
   const threads = new Set<Worker>();
   let stopping = false;

@@ -8,13 +8,15 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { reconcileScoring, scoringHandler } from '../board/scoring-job.js';
 import { openJobQueue } from '../jobs/open-queue.js';
 import { SCORING_QUEUE } from '../jobs/queue.js';
-import { openStore } from '../store/connect.js';
+import { reopenStore } from '../store/connect.js';
+import { lowerThreadPriority } from './thread-priority.js';
 import type { ScoringThreadData } from './scoring-pool.js';
 
 const data = workerData as ScoringThreadData;
+lowerThreadPriority();
 const name = `${hostname()}/${process.pid}/${data.label}-${threadId}`;
 const log = (level: string, message: string) => parentPort?.postMessage({ kind: 'log', level, message });
-const store = await openStore('databaseUrl' in data.connection ? { databaseUrl: data.connection.databaseUrl, sqliteFile: '' } : data.connection);
+const store = await reopenStore(data.connection);
 const queue = await openJobQueue(store, { workerName: name, ...(data.timing ? { timing: data.timing } : {}), onError: (e) => log('warn', `queue: ${e.message}`) });
 const score = scoringHandler(store, name, data.score);
 // One log line per attempt, so a host can follow a submission from the request log (its id) to its scoring.

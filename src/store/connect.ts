@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Kysely } from 'kysely';
+import type { DatabaseConnection, Kysely } from 'kysely';
 import type { MigrationProvider } from 'kysely/migration';
 import { CxrError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
@@ -57,7 +57,7 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
     return store;
   }
   if (url) throw new CxrError('bad-option', `DATABASE_URL ${redact(url)}: expected postgres://user:password@host:port/database (leave it unset for the SQLite file)`);
-  const [{ default: SQLite }, { Kysely, SqliteDialect }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
+  const [{ default: SQLite }, { Kysely, SqliteDialect, SqliteDriver, CompiledQuery }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
   mkdirSync(dirname(options.sqliteFile), { recursive: true });
   let database: InstanceType<typeof SQLite>;
   try {
@@ -70,8 +70,27 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  // Transactions begin IMMEDIATE: the web thread, scoring threads and worker processes each hold a connection to
+  // this file, and a deferred transaction that read before another connection wrote cannot then write (SQLITE_BUSY
+  // at once, whatever the busy timeout). Taking the write lock first makes it wait its turn instead.
+  class ImmediateDriver extends SqliteDriver {
+    override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    }
+  }
+  const config = { database };
+  class ImmediateDialect extends SqliteDialect {
+    override createDriver() {
+      return new ImmediateDriver(config);
+    }
+  }
+  const db = new Kysely<Database>({ dialect: new ImmediateDialect(config) });
   return { db, dialect: 'sqlite', location: options.sqliteFile, connection: { sqliteFile: options.sqliteFile }, close: () => db.destroy() };
+}
+
+/** Opens another connection to the database a store uses (for a thread: connections do not cross threads). */
+export function reopenStore(connection: Store['connection']): Promise<Store> {
+  return openStore('databaseUrl' in connection ? { databaseUrl: connection.databaseUrl, sqliteFile: '' } : { sqliteFile: connection.sqliteFile });
 }
 
 /** Applies every pending migration; returns the names applied now. */

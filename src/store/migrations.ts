@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
@@ -145,6 +145,18 @@ export const MIGRATIONS: Record<string, Migration> = {
         .addColumn('count', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('rate_limits_pk', ['key', 'window_start'])
         .execute();
+    },
+  },
+  '0004-submission-files': {
+    async up(db: Kysely<unknown>) {
+      // Uploaded files leave the submissions table (see SubmissionFileTable): reads and updates of a submission's
+      // state stop touching its megabytes.
+      await db.schema.createTable('submission_files')
+        .addColumn('submission_id', 'text', (c) => c.primaryKey().references('submissions.id').onDelete('cascade'))
+        .addColumn('content', 'text', (c) => c.notNull())
+        .execute();
+      await sql`insert into submission_files (submission_id, content) select id, content from submissions`.execute(db);
+      await db.schema.alterTable('submissions').dropColumn('content').execute();
     },
   },
 };

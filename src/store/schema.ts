@@ -78,6 +78,16 @@ export interface BenchmarkItemTable {
 export type SubmissionState = 'queued' | 'scoring' | 'scored' | 'failed';
 export type SubmissionKind = 'participant' | 'baseline' | 'reported';
 
+/**
+ * An uploaded file, kept so a failed scoring can be retried. Its own table: SQLite stores a row's columns in
+ * order, so a multi-megabyte file inside `submissions` made every read of a later column (and every update of
+ * the row) walk or rewrite megabytes of overflow pages.
+ */
+export interface SubmissionFileTable {
+  submission_id: string;
+  content: string;
+}
+
 export interface SubmissionTable {
   id: string;
   benchmark_id: string;
@@ -90,8 +100,6 @@ export interface SubmissionTable {
   file_name: string;
   format: string;
   byte_size: number;
-  /** The uploaded file, kept so an interrupted scoring can be retried. */
-  content: string;
   /** Model metadata (JSON, see board/model-card.ts). */
   model_json: string;
   error: string | null;
@@ -165,6 +173,7 @@ export interface Database {
   benchmarks: BenchmarkTable;
   benchmark_items: BenchmarkItemTable;
   submissions: SubmissionTable;
+  submission_files: SubmissionFileTable;
   entries: EntryTable;
   audit_log: AuditTable;
   jobs: JobTable;

@@ -42,10 +42,11 @@ export async function reserveSubmission(store: Store, input: NewSubmission): Pro
     const now = new Date().toISOString();
     const submission: Submission = {
       id: randomUUID(), benchmark_id: input.benchmarkId, team_id: input.teamId, user_id: input.userId, kind: input.kind, state: 'queued', day: today(),
-      file_name: input.fileName.slice(0, 200), format: input.format, byte_size: Buffer.byteLength(input.content), content: input.content, model_json: input.modelJson,
+      file_name: input.fileName.slice(0, 200), format: input.format, byte_size: Buffer.byteLength(input.content), model_json: input.modelJson,
       error: null, created_at: now, scored_at: null, job_id: null, attempts: 0, worker: null, updated_at: now,
     };
     await tx.insertInto('submissions').values(submission).execute();
+    await tx.insertInto('submission_files').values({ submission_id: submission.id, content: input.content }).execute();
     return submission;
   });
 }
@@ -77,13 +78,14 @@ export async function failSubmission(store: Store, submissionId: string, error: 
 }
 
 /** A worker takes a submission: `scoring`, by whom, which attempt. Null when there is nothing to do (scored, withdrawn, gone). */
-export async function startScoring(store: Store, submissionId: string, worker: string): Promise<Submission | null> {
+export async function startScoring(store: Store, submissionId: string, worker: string): Promise<(Submission & { content: string }) | null> {
   return store.db.transaction().execute(async (tx) => {
     const submission = await tx.selectFrom('submissions').selectAll().where('id', '=', submissionId).executeTakeFirst();
     if (!submission || submission.state === 'scored' || submission.error === WITHDRAWN) return null;
     const at = new Date().toISOString();
     await tx.updateTable('submissions').set({ state: 'scoring', worker, attempts: submission.attempts + 1, error: null, updated_at: at }).where('id', '=', submissionId).execute();
-    return { ...submission, state: 'scoring' as const, worker, attempts: submission.attempts + 1 };
+    const file = await tx.selectFrom('submission_files').select('content').where('submission_id', '=', submissionId).executeTakeFirstOrThrow();
+    return { ...submission, state: 'scoring' as const, worker, attempts: submission.attempts + 1, content: file.content };
   });
 }
 

@@ -23,10 +23,11 @@ export type Dialect = (typeof DIALECTS)[number];
  * A fresh, migrated store of the given kind (a new database per call; PostgreSQL from a shared private cluster),
  * with the URL a server process would use for it (PostgreSQL) — SQLite's file is its `location`.
  */
-export async function freshStore(dialect: Dialect, cluster: () => Promise<PostgresCluster>): Promise<Store & { url?: string }> {
+export async function freshStore(dialect: Dialect, cluster: () => Promise<PostgresCluster>, options: { migrated?: boolean } = {}): Promise<Store & { url?: string }> {
+  const migrated = options.migrated ?? true;
   if (dialect === 'sqlite') {
     const store = await openStore({ sqliteFile: join(tempDir(), 'board.sqlite') });
-    await migrate(store);
+    if (migrated) await migrate(store);
     return store;
   }
   const pg = await cluster();
@@ -36,6 +37,7 @@ export async function freshStore(dialect: Dialect, cluster: () => Promise<Postgr
   await admin.close();
   const url = pg.url.replace(/\/postgres$/, `/${name}`);
   const store = await openStore({ databaseUrl: url, sqliteFile: '' });
+  if (!migrated) return Object.assign(store, { url });
   await migrate(store);
   // As `cxrbench db migrate` does: the scoring queue's own schema too.
   await (await openJobQueue(store, { workerName: 'migrate', install: true })).stop();

@@ -28,7 +28,9 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
   app.get<{ Params: { slug: string } }>('/api/benchmarks/:slug/leaderboard', async (request, reply) => {
     const b = await benchmarkBySlug(ctx.store, request.params.slug);
     if (!b) return reply.code(404).send({ error: 'not-found', message: `no benchmark "${request.params.slug}"` });
-    return { benchmark: benchmarkJson(b), entries: (await ctx.boards.rows(b.id)).map(publicRow) };
+    // The entries are serialized once per version of the board; the benchmark's own fields (open, limits) as asked.
+    const entries = await ctx.boards.derived(b.id, 'api', (rows) => JSON.stringify(rows.map(publicRow)));
+    return reply.type('application/json; charset=utf-8').send(`{"benchmark":${JSON.stringify(benchmarkJson(b))},"entries":${entries}}`);
   });
 
   app.get<{ Params: { slug: string } }>('/api/benchmarks/:slug/questions', async (request, reply) => {
@@ -70,7 +72,7 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
     }
     const card = ModelCard.safeParse(model);
     if (!card.success) return reply.code(400).send({ error: 'bad-model', message: 'the model card has problems', problems: card.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) });
-    const result = await submitPredictions(ctx.store, ctx.dispatch, b, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' });
+    const result = await submitPredictions(ctx.store, ctx.dispatch, b, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.check);
     if (!result.ok) {
       if (result.status === 400) return reply.code(400).send({ error: 'invalid-submission', message: 'nothing was stored; fix every problem listed', problems: result.problems });
       return reply.code(result.status).send({ error: result.status === 429 ? 'limit-reached' : 'closed', message: result.message });

@@ -45,7 +45,8 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
     const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
     if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
     const sort = (SORT_KEYS as readonly string[]).includes(request.query.sort ?? '') ? (request.query.sort as SortKey) : 'overall';
-    return page(reply, request, benchmark.title, leaderboardPage(benchmark, await ctx.boards.rows(benchmark.id), sort));
+    const body = await ctx.boards.derived(benchmark.id, `page|${sort}|${JSON.stringify(benchmark)}`, (rows) => leaderboardPage(benchmark, rows, sort));
+    return page(reply, request, benchmark.title, body);
   });
 
   app.get<{ Params: { slug: string } }>('/b/:slug/categories', async (request, reply) => {
@@ -93,7 +94,7 @@ ${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p cla
     if (!upload.file) return again(400, html`<p class="problems" role="alert">Choose a predictions file.</p>`, upload.fields);
     const card = modelCardFromForm(upload.fields);
     if (!card.success) return again(400, html`<div class="problems" role="alert"><ul>${card.error.issues.map((i) => html`<li>${i.path.join('.')}: ${i.message}</li>`)}</ul></div>`, upload.fields);
-    const result = await submitPredictions(ctx.store, ctx.dispatch, benchmark, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' });
+    const result = await submitPredictions(ctx.store, ctx.dispatch, benchmark, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.check);
     if (!result.ok) {
       if (result.status === 400) return again(400, problemsList(result.problems), upload.fields);
       return again(result.status, html`<p class="problems" role="alert">${result.message}</p>`, upload.fields);
