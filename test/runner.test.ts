@@ -105,14 +105,19 @@ test('runner: a resume against another prompt, model or dataset is refused, nami
   await assert.rejects(evaluate({ ...base, split: 'valid' }), /dataset: the run used test of/);
 });
 
+/** A finished run of the demo against a fake endpoint, and its journal's lines (for tests that damage them). */
+async function finishedRun(url: string) {
+  const out = join(tempDir(), 'run');
+  const settings = evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [url], out });
+  await evaluate(settings);
+  const file = join(out, 'predictions.jsonl');
+  return { out, settings, file, lines: readFileSync(file, 'utf8').trim().split('\n') };
+}
+
 test('runner: a journal line cut short by a crash is skipped and its question asked again', async () => {
   const server = await startFakeOpenAI();
   try {
-    const out = join(tempDir(), 'run');
-    const settings = evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [server.url], out });
-    await evaluate(settings);
-    const file = join(out, 'predictions.jsonl');
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const { out, settings, file, lines } = await finishedRun(server.url);
     writeFileSync(file, `${lines.slice(0, -1).join('\n')}\n${lines.at(-1)!.slice(0, 40)}`);
     const resumed = await evaluate(settings);
     assert.equal(resumed.result.corruptJournalLines, 1);
@@ -228,11 +233,7 @@ test('shuffle check: a model that always says "A" is exposed; one that answers b
 test('runner: journal lines whose response text is not a string (a number, {}, a list) are corrupt: counted and asked again; score, report and extract-audit do not crash', async () => {
   const server = await startFakeOpenAI();
   try {
-    const out = join(tempDir(), 'run');
-    const settings = evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [server.url], out });
-    await evaluate(settings);
-    const file = join(out, 'predictions.jsonl');
-    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const { out, settings, file, lines } = await finishedRun(server.url);
     const broken = [42, {}, ['B']].map((text, i) => {
       const line = JSON.parse(lines[i]!) as { response: { text: unknown } };
       line.response.text = text;
