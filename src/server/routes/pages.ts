@@ -6,7 +6,7 @@ import { entryById, submissionStatus, teamSubmissions } from '../../store/submis
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { readUpload, UploadError } from '../upload.js';
-import { html, type Html } from '../views/html.js';
+import { attributes, html, plural, type Html } from '../views/html.js';
 import { layout } from '../views/layout.js';
 import { categoriesPage, entryPage, leaderboardPage, problemsList, SORT_KEYS, type SortKey } from '../views/pages.js';
 
@@ -21,15 +21,37 @@ const STATE_TEXT: Record<string, string> = {
   failed: 'Failed.',
 };
 
-function submitForm(slug: string, csrf: string, message: Html | null, values: Record<string, string> = {}): Html {
-  const field = (name: string, label: string, type = 'text', extra = '') => html`<label>${label} <input type="${type}" name="${name}" value="${values[name] ?? ''}" ${extra}></label>`;
-  return html`${message ?? ''}<form method="post" action="/b/${slug}/submit" enctype="multipart/form-data" class="stack" id="submit-form">
+/** The model card's fields as the form shows them; names match ModelCard (board/model-card.ts), limits too. */
+const CARD_FIELDS: { name: string; label: string; type: string; attrs: Record<string, string | boolean> }[] = [
+  { name: 'name', label: 'Model name', type: 'text', attrs: { required: true, maxlength: '120', autocomplete: 'off' } },
+  { name: 'organisation', label: 'Organisation', type: 'text', attrs: { maxlength: '120', autocomplete: 'organization' } },
+  { name: 'url', label: 'Model URL', type: 'url', attrs: { maxlength: '300', placeholder: 'https://…' } },
+  { name: 'paper', label: 'Paper URL', type: 'url', attrs: { maxlength: '300', placeholder: 'https://…' } },
+  { name: 'parametersBillion', label: 'Parameters (billions)', type: 'number', attrs: { step: 'any', min: '0.000001', max: '100000', inputmode: 'decimal' } },
+  // Text, not type=date: a date field's segments and typing follow the browser's locale; YYYY-MM-DD is typed the same everywhere.
+  { name: 'date', label: 'Release date (YYYY-MM-DD)', type: 'text', attrs: { pattern: '\\d{4}-\\d{2}-\\d{2}', placeholder: 'YYYY-MM-DD', maxlength: '10', inputmode: 'numeric', title: 'a date written YYYY-MM-DD, e.g. 2025-06-01' } },
+];
+
+/** What went wrong with an upload, in words, for the top of the form; `fields` are errors by field name. */
+export interface FormErrors {
+  message: Html | null;
+  fields?: Record<string, string>;
+  /** The file the person had chosen: browsers cannot keep it, so it is named. */
+  fileName?: string;
+}
+
+function submitForm(slug: string, csrf: string, errors: FormErrors, values: Record<string, string> = {}): Html {
+  const fieldErrors = errors.fields ?? {};
+  const described = (name: string) => (fieldErrors[name] ? { 'aria-invalid': 'true', 'aria-describedby': `${name}-error` } : {});
+  const errorOf = (name: string) => (fieldErrors[name] ? html`<span class="field-error" id="${name}-error">${fieldErrors[name]}</span>` : '');
+  return html`${errors.message ?? ''}<form method="post" action="/b/${slug}/submit" enctype="multipart/form-data" class="stack" id="submit-form">
 <input type="hidden" name="_csrf" value="${csrf}">
-<label>Predictions file (ReXrank JSON, JSONL or CSV; letters or raw model output) <input type="file" name="file" required></label>
-${field('name', 'Model name', 'text', 'required maxlength="120"')}${field('organisation', 'Organisation')}${field('url', 'Model URL', 'url')}${field('paper', 'Paper URL', 'url')}
-<label><input type="checkbox" name="openWeights"> Open weights</label>${field('parametersBillion', 'Parameters (billions)', 'number', 'step="any" min="0"')}${field('date', 'Date (YYYY-MM-DD)', 'text', 'pattern="\\d{4}-\\d{2}-\\d{2}"')}
-<label>Prompt used <textarea name="prompt" maxlength="4000">${values.prompt ?? ''}</textarea></label>
-<label>Notes <textarea name="notes" maxlength="2000">${values.notes ?? ''}</textarea></label>
+<label>Predictions file (ReXrank JSON, JSONL or CSV; letters or raw model output) <input type="file" name="file" required accept=".json,.jsonl,.csv,application/json,text/csv"></label>
+${errors.fileName ? html`<p class="help" id="file-again">You had chosen <strong>${errors.fileName}</strong>; browsers do not keep a chosen file after the page reloads, so choose it again.</p>` : ''}
+${CARD_FIELDS.map((f) => html`<label>${f.label} <input${attributes({ type: f.type, name: f.name, value: values[f.name] ?? '', ...f.attrs, ...described(f.name) })}>${errorOf(f.name)}</label>`)}
+<label><input${attributes({ type: 'checkbox', name: 'openWeights', checked: values.openWeights === 'on' })}> Open weights</label>
+<label>Prompt used <textarea${attributes({ name: 'prompt', maxlength: '4000', ...described('prompt') })}>${values.prompt ?? ''}</textarea>${errorOf('prompt')}</label>
+<label>Notes <textarea${attributes({ name: 'notes', maxlength: '2000', ...described('notes') })}>${values.notes ?? ''}</textarea>${errorOf('notes')}</label>
 <button type="submit">Submit</button></form>`;
 }
 
@@ -70,7 +92,7 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
     const viewer = viewerOf(request)!;
     return page(reply, request, `Submit to ${benchmark.title}`, html`<h1>Submit to ${benchmark.title}</h1>
 <p class="help">Predictions for all ${benchmark.item_count} questions (<a href="/api/benchmarks/${benchmark.slug}/questions">download them</a>). Your team may submit ${benchmark.daily_limit} time(s) a day and ${benchmark.total_limit} in all. Every problem of the file is listed before anything is stored.</p>
-${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p class="problems">This benchmark is closed for submissions.</p>`)}`);
+${submitForm(benchmark.slug, viewer.csrf, { message: benchmark.is_open ? null : html`<p class="problems">This benchmark is closed for submissions.</p>` })}`);
   });
 
   app.post<{ Params: { slug: string } }>('/b/:slug/submit', async (request, reply) => {
@@ -78,7 +100,9 @@ ${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p cla
     const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
     if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
     const viewer = viewerOf(request)!;
-    const again = (status: number, message: Html, values: Record<string, string> = {}) => page(reply, request, `Submit to ${benchmark.title}`, html`<h1>Submit to ${benchmark.title}</h1>${submitForm(benchmark.slug, viewer.csrf, message, values)}`, status);
+    let chosenFile: string | undefined;
+    const again = (status: number, message: Html, values: Record<string, string> = {}, fields?: Record<string, string>) =>
+      page(reply, request, `Submit to ${benchmark.title}`, html`<h1>Submit to ${benchmark.title}</h1>${submitForm(benchmark.slug, viewer.csrf, { message, ...(fields ? { fields } : {}), ...(chosenFile ? { fileName: chosenFile } : {}) }, values)}`, status);
     const key = `upload|${request.ip}`;
     if (!(await ctx.uploadLimiter.hit(key))) return again(429, html`<p class="problems" role="alert">Too many uploads from your address; try again in ${ctx.uploadLimiter.retryAfterSeconds()} s.</p>`);
     let upload;
@@ -92,8 +116,13 @@ ${submitForm(benchmark.slug, viewer.csrf, benchmark.is_open ? null : html`<p cla
     if (!csrfOk(request, upload.fields._csrf)) return again(403, html`<p class="problems" role="alert">The form expired (CSRF check failed); submit it again.</p>`, upload.fields);
     if (!request.caller.user.team_id) return again(403, html`<p class="problems" role="alert">Your account has no team: only teams can submit.</p>`, upload.fields);
     if (!upload.file) return again(400, html`<p class="problems" role="alert">Choose a predictions file.</p>`, upload.fields);
+    chosenFile = upload.file.name;
     const card = modelCardFromForm(upload.fields);
-    if (!card.success) return again(400, html`<div class="problems" role="alert"><ul>${card.error.issues.map((i) => html`<li>${i.path.join('.')}: ${i.message}</li>`)}</ul></div>`, upload.fields);
+    if (!card.success) {
+      const fields = Object.fromEntries(card.error.issues.map((i) => [String(i.path[0] ?? ''), i.message]));
+      const messages = [...new Set(card.error.issues.map((i) => i.message))];
+      return again(400, html`<div class="problems" role="alert"><p>Nothing was stored: the model card has ${plural(messages.length, 'problem')}.</p><ul>${messages.map((m) => html`<li>${m[0]!.toUpperCase()}${m.slice(1)}.</li>`)}</ul></div>`, upload.fields, fields);
+    }
     const result = await submitPredictions(ctx.store, ctx.dispatch, benchmark, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.check);
     if (!result.ok) {
       if (result.status === 400) return again(400, problemsList(result.problems), upload.fields);

@@ -33,6 +33,17 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
   return new Html(out);
 }
 
+/** HTML attributes from a record: values escaped, `true` as a bare attribute, `false`/undefined left out. */
+export function attributes(attrs: Record<string, string | number | boolean | undefined>): Html {
+  return new Html(Object.entries(attrs).filter(([, v]) => v !== false && v !== undefined)
+    .map(([k, v]) => (v === true ? ` ${k}` : ` ${k}="${escapeHtml(String(v))}"`)).join(''));
+}
+
+/** "1 problem", "2 problems": a count with its noun. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** A link only when the URL is http(s); anything else (javascript:, data:) is shown as text. */
 export function safeLink(url: string | undefined, label: string): Html {
   if (!url) return html``;

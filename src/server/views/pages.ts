@@ -2,7 +2,7 @@ import type { LeaderboardRow } from '../../board/leaderboard.js';
 import type { SubmissionProblem } from '../../board/score-submission.js';
 import { TASK_NAMES } from '../../core/question.js';
 import type { Benchmark } from '../../store/benchmarks.js';
-import { html, safeLink, type Html } from './html.js';
+import { html, plural, safeLink, type Html } from './html.js';
 import { pct } from './layout.js';
 
 export const TASK_SHORT: Record<string, string> = {
@@ -104,5 +104,5 @@ ${m.prompt ? html`<h2>Prompt</h2><pre>${m.prompt}</pre>` : ''}${m.notes ? html`<
 }
 
 export function problemsList(problems: readonly SubmissionProblem[]): Html {
-  return html`<div class="problems" role="alert"><p>Nothing was stored. The upload has ${problems.length} kind(s) of problem:</p><ul>${problems.map((p) => html`<li><code>${p.code}</code> (${p.count}): ${p.message}</li>`)}</ul></div>`;
+  return html`<div class="problems" role="alert"><p>Nothing was stored. The upload has ${plural(problems.length, 'kind of problem', 'kinds of problem')}:</p><ul>${problems.map((p) => html`<li><code>${p.code}</code> (${p.count}): ${p.message}</li>`)}</ul></div>`;
 }
