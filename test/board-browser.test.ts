@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signUpInBrowser } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl } from './helpers/board.js';
 
 const cluster = lazyCluster();
@@ -20,12 +20,7 @@ for (const dialect of DIALECTS) {
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(m.text());
       });
-      await page.goto(`${base}/signup`);
-      await page.fill('input[name=email]', 'rad@hospital.org');
-      await page.fill('input[name=displayName]', 'Rad');
-      await page.fill('input[name=team]', 'Radiology AI');
-      await page.fill('input[name=password]', 'a strong password');
-      await Promise.all([page.waitForURL(`${base}/account`), page.click('#signup-form button')]);
+      await signUpInBrowser(page, base);
 
       await page.fill('#token-form input[name=name]', 'laptop');
       await Promise.all([page.waitForLoadState('load'), page.click('#token-form button')]);

@@ -3,20 +3,11 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, signUpInBrowser } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl } from './helpers/board.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
-
-async function signUp(page: Page, base: string): Promise<void> {
-  await page.goto(`${base}/signup`);
-  await page.fill('input[name=email]', 'rad@hospital.org');
-  await page.fill('input[name=displayName]', 'Rad');
-  await page.fill('input[name=team]', 'Radiology AI');
-  await page.fill('input[name=password]', 'a strong password');
-  await Promise.all([page.waitForURL(`${base}/account`), page.click('#signup-form button')]);
-}
 
 /** Whether the browser's own validation lets the form be sent (what a person meets before the server does). */
 const formValid = (page: Page) => page.$eval('#submit-form', (f) => (f as HTMLFormElement).checkValidity());
@@ -33,7 +24,7 @@ for (const dialect of DIALECTS) {
       const page = await browser.newPage({ locale: 'en-US' });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
-      await signUp(page, base);
+      await signUpInBrowser(page, base);
       const file = { name: 'preds.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(predictionsJsonl(board.questions, (q) => q.answer)) };
 
       // 1. The browser's own checks: the attributes are real attributes, so good values pass and bad ones do not.

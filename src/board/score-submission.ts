@@ -1,4 +1,5 @@
 import type { ParsedPredictions } from '../core/prediction-file.js';
+import { shortened } from '../core/binary-signature.js';
 import type { Outcome } from '../core/model-io.js';
 import { extractAnswer, EXTRACTOR_NAME, EXTRACTOR_VERSION } from '../extract/extract.js';
 import { scoreOutcomes, type CellResult, type Results } from '../score/results.js';
@@ -41,8 +42,10 @@ export const DEFAULT_SCORE_SETTINGS: ScoreSettings = { resamples: 1000, seed: 0,
 const SHOWN = 5;
 
 function problem(code: SubmissionProblem['code'], ids: string[], describe: (count: number) => string): SubmissionProblem {
-  const shown = ids.slice(0, SHOWN).map((id) => JSON.stringify(id)).join(', ');
-  return { code, count: ids.length, firstIds: ids.slice(0, SHOWN), message: `${describe(ids.length)}${ids.length > 0 ? `: ${shown}${ids.length > SHOWN ? ', …' : ''}` : ''}` };
+  // An id is echoed cut short: a 200,000-character id must not become a 200,000-character message.
+  const first = ids.slice(0, SHOWN).map((id) => shortened(id));
+  const shown = first.map((id) => JSON.stringify(id)).join(', ');
+  return { code, count: ids.length, firstIds: first, message: `${describe(ids.length)}${ids.length > 0 ? `: ${shown}${ids.length > SHOWN ? ', …' : ''}` : ''}` };
 }
 
 /** A prediction too short to be an answer in words, that is not one of the four letters either ("E", "5", "AB"). */

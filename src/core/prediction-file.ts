@@ -1,4 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
+import { describeBinary } from './binary-signature.js';
 
 /** Formats of a predictions file: ReXrank JSON (`{id: {…, model_prediction}}`), JSONL lines `{id, prediction}`, CSV `id,prediction`. */
 export type PredictionFormat = 'rexrank-json' | 'jsonl' | 'csv';
@@ -44,6 +45,11 @@ export function parsePredictions(content: string, format: PredictionFormat): Par
   const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const predictions = new Map<string, string>();
   const problems: PredictionFileProblem[] = [];
+  const binary = describeBinary(text);
+  if (binary) {
+    problems.push({ code: 'not-parseable', where: 'file', message: `this looks like ${binary}; expected ReXrank JSON, JSONL or CSV predictions (text)` });
+    return { predictions, problems };
+  }
   const pick = (record: Record<string, unknown>) => PREDICTION_FIELDS.map((f) => record[f]).find((v) => v !== undefined);
   const add = (id: string, value: unknown, where: string) => {
     const prediction = asText(value);

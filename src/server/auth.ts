@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { sessionUser, tokenUser, type User } from '../store/accounts.js';
+import { sessionUser, tokenCaller, type User } from '../store/accounts.js';
 import type { Store } from '../store/connect.js';
 import type { Viewer } from './views/layout.js';
 
@@ -19,12 +19,19 @@ declare module 'fastify' {
   }
 }
 
+/** Why a request's Bearer token was not accepted, for the 401 to say (a missing token is another message). */
+const tokenProblems = new WeakMap<FastifyRequest, string>();
+
 /** Resolves the caller of a request from its Bearer token or session cookie (nothing found: anonymous). */
 export async function resolveCaller(store: Store, request: FastifyRequest): Promise<Caller | null> {
   const auth = request.headers.authorization;
   if (auth?.startsWith('Bearer ')) {
-    const user = await tokenUser(store, auth.slice(7).trim());
-    return user ? { user, via: 'token', csrf: null } : null;
+    const found = await tokenCaller(store, auth.slice(7).trim());
+    if ('user' in found) return { user: found.user, via: 'token', csrf: null };
+    tokenProblems.set(request, found.problem === 'revoked'
+      ? `this API token was revoked (${found.at.slice(0, 10)}); create a new one on your account page`
+      : 'this API token is not known here: check it was copied whole (tokens start with cxr_) and is for this board');
+    return null;
   }
   const cookie = request.cookies[SESSION_COOKIE];
   if (!cookie) return null;
@@ -49,7 +56,7 @@ export function csrfOk(request: FastifyRequest, token: unknown): boolean {
 /** Sends a browser to the login page (pages) or answers 401 (API); returns false when there is no caller. */
 export function requireCaller(request: FastifyRequest, reply: FastifyReply, api: boolean): request is FastifyRequest & { caller: Caller } {
   if (request.caller) return true;
-  if (api) void reply.code(401).send({ error: 'unauthorized', message: 'send an API token: Authorization: Bearer <token> (create one on your account page)' });
+  if (api) void reply.code(401).send({ error: 'unauthorized', message: tokenProblems.get(request) ?? 'send an API token: Authorization: Bearer <token> (create one on your account page)' });
   else void reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
   return false;
 }

@@ -3,12 +3,12 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { viaQueue } from '../board/submit.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { DEFAULT_SCORE_SETTINGS } from '../board/score-submission.js';
 import type { Store } from '../store/connect.js';
-import { resolveCaller } from './auth.js';
+import { resolveCaller, viewerOf } from './auth.js';
 import { startUploadCheckThread } from './check-pool.js';
 import type { BoardContext, BoardOptions } from './context.js';
 import { LeaderboardCache } from './leaderboard-cache.js';
@@ -18,6 +18,8 @@ import { registerAdmin } from './routes/admin.js';
 import { registerApi } from './routes/api.js';
 import { registerPages } from './routes/pages.js';
 import { formatBytes } from './upload.js';
+import { html } from './views/html.js';
+import { layout } from './views/layout.js';
 
 export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
   maxUploadBytes: 100 * 1024 * 1024,
@@ -43,6 +45,16 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 's
  * Builds the board's fastify app over an open, migrated store and the scoring queue it sends submissions to
  * (the app never scores). Tested in-process with inject().
  */
+/** Pages get HTML errors; the API (and scripts that ask for JSON) get JSON. */
+function wantsHtml(request: FastifyRequest): boolean {
+  return !request.url.startsWith('/api/') && !(request.headers.accept ?? '').includes('application/json');
+}
+
+function errorPage(request: FastifyRequest, status: number, message: string): string {
+  const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'The request could not be served';
+  return layout(title, viewerOf(request), html`<h1>${title}</h1><p class="problems" role="alert">${message}</p><p><a href="/">All benchmarks</a></p>`);
+}
+
 export function createApp(deps: { store: Store; queue: JobQueue }, options: Partial<BoardOptions> = {}): FastifyInstance {
   const { store, queue } = deps;
   const settings: BoardOptions = { ...DEFAULT_BOARD_OPTIONS, ...options };
@@ -84,7 +96,14 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
       : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `the request body is larger than ${formatBytes(1024 * 1024)} (uploads go as multipart/form-data, up to ${formatBytes(settings.maxUploadBytes)}); nothing was stored`
       : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `content type ${request.headers['content-type'] ?? '(none)'} is not accepted here`
       : error.message;
+    if (wantsHtml(request)) return void reply.code(status).type('text/html; charset=utf-8').send(errorPage(request, status, message));
     void reply.code(status).send({ error: status === 500 ? 'internal' : 'bad-request', message });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const shown = path.length > 80 ? `${path.slice(0, 80)}… (${path.length - 80} more characters)` : path;
+    if (wantsHtml(request)) return reply.code(404).type('text/html; charset=utf-8').send(errorPage(request, 404, `There is no page at ${shown}.`));
+    return reply.code(404).send({ error: 'not-found', message: `no route ${request.method} ${shown} (the API is described at /api/openapi.json)` });
   });
   app.get<{ Params: { name: string } }>('/static/:name', async (request, reply) => {
     const asset = STATIC[request.params.name];

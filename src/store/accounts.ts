@@ -95,11 +95,19 @@ export async function revokeToken(store: Store, userId: string, tokenId: string)
 }
 
 export async function tokenUser(store: Store, token: string): Promise<User | null> {
-  const row = await store.db.selectFrom('api_tokens').select(['id', 'user_id', 'last_used_at']).where('token_hash', '=', secretHash(token)).where('revoked_at', 'is', null).executeTakeFirst();
-  if (!row) return null;
+  const found = await tokenCaller(store, token);
+  return 'user' in found ? found.user : null;
+}
+
+/** The user of an API token, or why there is none: not a token of this board, or revoked (and when). */
+export async function tokenCaller(store: Store, token: string): Promise<{ user: User } | { problem: 'unknown' } | { problem: 'revoked'; at: string }> {
+  const row = await store.db.selectFrom('api_tokens').select(['id', 'user_id', 'last_used_at', 'revoked_at']).where('token_hash', '=', secretHash(token)).executeTakeFirst();
+  if (!row) return { problem: 'unknown' };
+  if (row.revoked_at) return { problem: 'revoked', at: row.revoked_at };
   // A write per API call would serialise a busy script's requests on SQLite: record use once a minute at most.
   if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > 60_000) await store.db.updateTable('api_tokens').set({ last_used_at: now() }).where('id', '=', row.id).execute();
-  return (await userQuery(store).where('users.id', '=', row.user_id).executeTakeFirst()) ?? null;
+  const user = await userQuery(store).where('users.id', '=', row.user_id).executeTakeFirst();
+  return user ? { user } : { problem: 'unknown' };
 }
 
 /** Makes a new invite code for a team (replacing the previous one); returned once, stored as sha256. */

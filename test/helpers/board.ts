@@ -130,10 +130,10 @@ export async function tokenFor(app: FastifyInstance, session: { cookie: string; 
 }
 
 /** A multipart body for an upload. */
-export function uploadForm(file: { name: string; content: string }, fields: Record<string, string>): FormData {
+export function uploadForm(file: { name: string; content: string | Buffer }, fields: Record<string, string>): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([file.content]), file.name);
+  form.append('file', new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)]), file.name);
   return form;
 }
 
