@@ -18,3 +18,16 @@ test('buildLeaderboard: ranks by ReXrank overall; an entry not separable from it
   assert.ok(rows[1]!.pVsTierLeader! > 0.05);
   assert.equal(rows[3]!.kind, 'reported');
 });
+
+test('buildLeaderboard: entries with the same overall share a rank (1, 2, 2, 4), listed by micro then the earlier submission', () => {
+  const items = 'c'.repeat(150) + 'w'.repeat(50);
+  const rows = buildLeaderboard([
+    entry('fourth', 0.5, 'c'.repeat(100) + 'w'.repeat(100)),
+    { ...entry('later', 0.7, items), created_at: '2026-02-01' },
+    entry('first', 0.9, 'c'.repeat(190) + 'w'.repeat(10)),
+    { ...entry('earlier', 0.7, items), created_at: '2026-01-01' },
+    // The same overall up to floating-point noise (a mean of the same fractions summed in another order).
+    { ...entry('noisy', 0.1 + 0.2 + 0.4, items), created_at: '2026-03-01' },
+  ]);
+  assert.deepEqual(rows.map((r) => [r.model.name, r.rank]), [['first', 1], ['earlier', 2], ['later', 2], ['noisy', 2], ['fourth', 5]]);
+});

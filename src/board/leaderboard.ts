@@ -27,6 +27,14 @@ export interface LeaderboardRow {
 
 export const TIER_ALPHA = 0.05;
 
+/** How entries with the same overall score are listed (they share a rank). */
+export const TIE_BREAK = 'Entries with the same overall share a rank; within a tie they are listed by micro accuracy, then by the earlier submission.';
+
+/** Scores equal up to floating-point noise (means of the same fractions computed in another order). */
+function sameScore(a: number, b: number): boolean {
+  return Math.abs(a - b) < 1e-9;
+}
+
 /** Exact McNemar p-value between two entries' per-item results (same positions). */
 function pairedP(a: string, b: string): number {
   let onlyA = 0;
@@ -47,11 +55,16 @@ function pairedP(a: string, b: string): number {
  * their published overall, without rank or tier.
  */
 export function buildLeaderboard(entries: readonly StoredEntry[]): LeaderboardRow[] {
-  const verified = entries.filter((e) => e.kind !== 'reported').sort((a, b) => b.rexrank_overall - a.rexrank_overall || b.micro_accuracy - a.micro_accuracy || a.created_at.localeCompare(b.created_at));
+  const verified = entries.filter((e) => e.kind !== 'reported')
+    .sort((a, b) => (sameScore(a.rexrank_overall, b.rexrank_overall) ? 0 : b.rexrank_overall - a.rexrank_overall) || b.micro_accuracy - a.micro_accuracy || a.created_at.localeCompare(b.created_at));
   const rows: LeaderboardRow[] = [];
   let tier = 0;
   let leader: StoredEntry | null = null;
+  // Competition ranking ("1, 2, 2, 4"): entries with the same ReXrank overall share a rank. Within a tie they are
+  // listed by micro accuracy, then by who submitted first (TIE_BREAK).
+  let rank = 0;
   verified.forEach((e, i) => {
+    if (i === 0 || !sameScore(verified[i - 1]!.rexrank_overall, e.rexrank_overall)) rank = i + 1;
     let p: number | null = null;
     if (leader) p = pairedP(leader.item_results, e.item_results);
     if (!leader || p === null || p < TIER_ALPHA) {
@@ -60,7 +73,7 @@ export function buildLeaderboard(entries: readonly StoredEntry[]): LeaderboardRo
       p = null;
     }
     rows.push({
-      id: e.submission_id, rank: i + 1, tier, pVsTierLeader: p, model: JSON.parse(e.model_json) as ModelCard, team: e.team_name, kind: e.kind as LeaderboardRow['kind'],
+      id: e.submission_id, rank, tier, pVsTierLeader: p, model: JSON.parse(e.model_json) as ModelCard, team: e.team_name, kind: e.kind as LeaderboardRow['kind'],
       metrics: JSON.parse(e.metrics_json) as EntryMetrics, reported: null, overall: e.rexrank_overall, micro: e.micro_accuracy, n: e.n, unparseable: e.unparseable, createdAt: e.created_at,
     });
   });

@@ -1,4 +1,4 @@
-import type { LeaderboardRow } from '../../board/leaderboard.js';
+import { TIE_BREAK, type LeaderboardRow } from '../../board/leaderboard.js';
 import type { SubmissionProblem } from '../../board/score-submission.js';
 import { TASK_NAMES } from '../../core/question.js';
 import type { Benchmark } from '../../store/benchmarks.js';
@@ -58,7 +58,7 @@ export function leaderboardPage(benchmark: Benchmark, rows: LeaderboardRow[], so
 <p class="meta">Version ${benchmark.version} · ${benchmark.item_count} hidden questions · test set sha256 <code>${benchmark.content_sha256.slice(0, 16)}…</code> ·
 ${benchmark.is_open ? 'open for submissions' : 'closed'} · <a href="/b/${benchmark.slug}/categories">per category</a> · <a href="/b/${benchmark.slug}/submit">submit</a></p>
 <p class="help">Overall is ReXrank's (the mean of the five task accuracies) with a 95% study-bootstrap interval; micro is accuracy over all questions with a 95% Wilson interval.
-Failed extractions are answers no rule could read (counted wrong). Entries in one tier are not significantly different from the tier's first entry (exact McNemar, α = 0.05).</p>
+Failed extractions are answers no rule could read (counted wrong). Entries in one tier are not significantly different from the tier's first entry (exact McNemar, α = 0.05). ${TIE_BREAK}</p>
 <table class="board" id="leaderboard"><thead><tr>
 <th>Tier</th><th>#</th><th>${sortLink(benchmark.slug, 'name', 'Model', sort)}</th><th>Team</th>
 <th>${sortLink(benchmark.slug, 'overall', 'Overall', sort)}</th><th>${sortLink(benchmark.slug, 'micro', 'Micro', sort)}</th>
