@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     let uploadCount = 0;
     const upload = async (): Promise<{ id: string; acceptSeconds: number }> => {
       const k = uploadCount++;
-      const content = questions.map((q, i) => JSON.stringify({ id: q.id, prediction: `{"answer": "${(i + k) % 3 ? q.answer : 'B'}", "explanation": "based on the film"}` })).join('\n');
+      const content = questions.map((q, i) => JSON.stringify({ id: q.id, prediction: `{"answer": "${(i + k) % 3 ? q.answer : 'B'}", "explanation": "based on the film (run ${k})"}` })).join('\n');
       const form = new FormData();
       form.append('model', JSON.stringify({ name: `Uploaded ${k}` }));
       form.append('file', new Blob([content]), 'p.jsonl');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, signUpInBrowser } from './helpers/browser.js';
-import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl } from './helpers/board.js';
+import { DIALECTS, demoBoard, distinctPredictions, lazyCluster, predictionsJsonl } from './helpers/board.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
       // 4. By keyboard alone (the file is picked in the system dialog, which a test cannot drive): Tab moves through
       //    the fields in reading order, Space ticks the box, Enter on the button sends it.
       await page.goto(`${base}/b/demo/submit`);
-      await page.setInputFiles('input[name=file]', file);
+      await page.setInputFiles('input[name=file]', { ...file, buffer: Buffer.from(distinctPredictions(board.questions, 1)) });
       await page.focus('input[name=file]');
       const typeNext = async (text: string) => {
         await page.keyboard.press('Tab');

@@ -52,6 +52,19 @@ test('board messages: an unknown page is an HTML page, an unknown API route JSON
     assert.match(png.body, /this looks like a PNG image; expected ReXrank JSON, JSONL or CSV/);
     assert.doesNotMatch(png.body, /Unexpected token/);
 
+    // The same file twice: refused, named, and no submission spent; a different file still goes in.
+    const file = predictionsJsonl(board.questions, (q) => q.answer);
+    const firstTime = await submit(fresh, file);
+    assert.equal(firstTime.statusCode, 202);
+    const again = await submit(fresh, file);
+    assert.equal(again.statusCode, 409);
+    assert.equal(again.json().error, 'duplicate');
+    assert.match(again.json().message, new RegExp(`sent this exact file on .* \\(as "M", submission ${firstTime.json().submission}, (queued|scoring|scored)\\); it was not stored again`));
+    const count = await board.store.db.selectFrom('submissions').select((eb) => eb.fn.countAll<number>().as('n')).where('team_id', '=', user.team_id).executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 1, 'the refused copy was not stored');
+    const other = await submit(fresh, predictionsJsonl(board.questions, () => 'A'));
+    assert.equal(other.statusCode, 202, 'a different file is accepted');
+
     const hugeId = 'q'.repeat(200_000);
     const withHugeId = `${predictionsJsonl(board.questions, (q) => q.answer)}\n${JSON.stringify({ id: hugeId, prediction: 'A' })}`;
     const refused = await submit(fresh, withHugeId);

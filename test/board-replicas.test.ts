@@ -90,7 +90,7 @@ test('two web replicas and workers on one PostgreSQL: limits hold across replica
     assert.match(cut, /^error/);
     await new Promise((r) => r1.once('exit', r));
     assert.deepEqual(await submissions(), [], 'a request cut in half stores nothing');
-    const form = () => { const f = new FormData(); f.append('model', model); f.append('file', new Blob([content]), 'p.jsonl'); return f; };
+    const form = (file = content) => { const f = new FormData(); f.append('model', model); f.append('file', new Blob([file]), 'p.jsonl'); return f; };
     const accepted = await fetch(`http://127.0.0.1:${p2}/api/benchmarks/big/submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form() });
     assert.equal(accepted.status, 202);
     await stop(r2, 'SIGKILL'); // killed right after answering: the stored submission and its job live in the database
@@ -103,7 +103,8 @@ test('two web replicas and workers on one PostgreSQL: limits hold across replica
     assert.deepEqual(board.entries.map((e) => [e.n, e.micro]), [[20_000, 1]], 'both replicas show the entry');
 
     // 3. A worker killed while scoring: another worker takes the job once its heartbeats stop.
-    const second = await fetch(`http://127.0.0.1:${p1}/api/benchmarks/big/submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form() });
+    // Another file (the same one again would be refused as a duplicate).
+    const second = await fetch(`http://127.0.0.1:${p1}/api/benchmarks/big/submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form(`${content}\n`) });
     assert.equal(second.status, 202);
     const id = ((await second.json()) as { submission: string }).submission;
     const stateOf = async () => (await store.db.selectFrom('submissions').select(['state', 'attempts']).where('id', '=', id).executeTakeFirstOrThrow());

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { apiUpload, DIALECTS, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
+import { apiUpload, DIALECTS, demoBoard, distinctPredictions, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
 import { assertMigrated, openStore } from '../src/store/connect.js';
 import { CxrError } from '../src/core/errors.js';
 import { join } from 'node:path';
@@ -93,8 +93,8 @@ for (const dialect of DIALECTS) {
       const board = await demoBoard(dialect, cluster.get, {}, { dailyLimit: 2, totalLimit: 10 });
       try {
         const token = await tokenFor(board.app, await signUp(board.app, 'cy@lab.org', 'Team Cy'));
-        const content = predictionsJsonl(board.questions, (q) => q.answer);
-        const results = await Promise.all(Array.from({ length: 6 }, () => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL)));
+        // Six different files (the same file twice would be refused as a duplicate, not counted).
+        const results = await Promise.all(Array.from({ length: 6 }, (_, k) => apiUpload(board.app, token, { name: 'p.jsonl', content: distinctPredictions(board.questions, k) }, MODEL)));
         assert.deepEqual(results.map((r) => r.statusCode).sort(), [202, 202, 429, 429, 429, 429]);
         assert.match(results.find((r) => r.statusCode === 429)!.body, /daily limit/);
         assert.equal((await board.store.db.selectFrom('submissions').selectAll().execute()).length, 2);
@@ -140,8 +140,8 @@ for (const dialect of DIALECTS) {
       const board = await demoBoard(dialect, cluster.get, {}, { dailyLimit: 10, totalLimit: 2 });
       try {
         const token = await tokenFor(board.app, await signUp(board.app, 'tl@lab.org', 'Team TL'));
-        const content = predictionsJsonl(board.questions, (q) => q.answer);
-        const post = () => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL);
+        let k = 0;
+        const post = () => apiUpload(board.app, token, { name: 'p.jsonl', content: distinctPredictions(board.questions, k++) }, MODEL);
         assert.equal((await post()).statusCode, 202);
         await board.store.db.updateTable('submissions').set({ day: '2020-01-01' }).execute(); // an earlier day
         assert.equal((await post()).statusCode, 202);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -32,6 +32,8 @@ for (const dialect of DIALECTS) {
       const moved = await store.db.selectFrom('submission_files').selectAll().orderBy('submission_id').execute();
       assert.deepEqual(moved.map((m) => [m.submission_id, m.content]), ids.map((id, i) => [id, files[i]]).sort((a, b) => a[0]!.localeCompare(b[0]!)));
       await assert.rejects(db.selectFrom('submissions').select('content').execute(), 'the column is gone');
+      const hashes = await store.db.selectFrom('submissions').select(['id', 'content_sha256']).execute();
+      for (const [i, id] of ids.entries()) assert.equal(hashes.find((h) => h.id === id)!.content_sha256, createHash('sha256').update(files[i]!).digest('hex'), 'earlier uploads get their hash');
       await store.db.deleteFrom('submissions').where('id', '=', ids[0]!).execute();
       assert.equal((await store.db.selectFrom('submission_files').selectAll().execute()).length, 1, 'a deleted submission takes its file with it');
     } finally {

@@ -23,7 +23,7 @@ export interface SubmissionInput {
 export type SubmitResult =
   | { ok: true; submission: Submission }
   | { ok: false; status: 400; problems: SubmissionProblem[] }
-  | { ok: false; status: 403 | 429; message: string };
+  | { ok: false; status: 403 | 409 | 429; message: string };
 
 /**
  * Takes an upload through the request's part of the path: parse and check every id before anything is stored
@@ -36,7 +36,7 @@ export async function submitPredictions(store: Store, dispatch: ScoringDispatch,
   const problems = await check(benchmark.id, input.content, format);
   if (problems.length > 0) return { ok: false, status: 400, problems };
   const reserved = await reserveSubmission(store, { benchmarkId: benchmark.id, teamId: input.teamId, userId: input.userId, kind: input.kind, fileName: input.fileName, format, content: input.content, modelJson: JSON.stringify(input.model) });
-  if ('reason' in reserved) return { ok: false, status: reserved.reason === 'closed' ? 403 : 429, message: reserved.message };
+  if ('reason' in reserved) return { ok: false, status: reserved.reason === 'closed' ? 403 : reserved.reason === 'duplicate' ? 409 : 429, message: reserved.message };
   await dispatch(reserved.id);
   return { ok: true, submission: reserved };
 }

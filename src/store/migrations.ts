@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
@@ -5,6 +6,8 @@ import type { Migration } from 'kysely/migration';
  * The migrations, in order. One set for SQLite and PostgreSQL: only types both understand (text, integer,
  * double precision), so the same schema runs on both. Never edit a shipped migration; add the next one.
  */
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': {
     async up(db: Kysely<unknown>) {
@@ -157,6 +160,14 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
       await sql`insert into submission_files (submission_id, content) select id, content from submissions`.execute(db);
       await db.schema.alterTable('submissions').dropColumn('content').execute();
+      // The file's sha256, so the same file sent twice by one team is recognised (filled here for earlier uploads).
+      await db.schema.alterTable('submissions').addColumn('content_sha256', 'text').execute();
+      const files = db as unknown as Kysely<{ submission_files: { submission_id: string; content: string }; submissions: { id: string; content_sha256: string | null } }>;
+      for (const { submission_id } of await files.selectFrom('submission_files').select('submission_id').execute()) {
+        const { content } = await files.selectFrom('submission_files').select('content').where('submission_id', '=', submission_id).executeTakeFirstOrThrow();
+        await files.updateTable('submissions').set({ content_sha256: sha256Hex(content) }).where('id', '=', submission_id).execute();
+      }
+      await db.schema.createIndex('submissions_duplicate').on('submissions').columns(['benchmark_id', 'team_id', 'content_sha256']).execute();
     },
   },
 };

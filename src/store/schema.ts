@@ -102,6 +102,8 @@ export interface SubmissionTable {
   byte_size: number;
   /** Model metadata (JSON, see board/model-card.ts). */
   model_json: string;
+  /** sha256 of the uploaded file (its text), to recognise the same file sent again. */
+  content_sha256: string | null;
   error: string | null;
   created_at: string;
   scored_at: string | null;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Store } from './connect.js';
 import { audit } from './audit.js';
 import type { EntryTable, SubmissionKind, SubmissionTable } from './schema.js';
@@ -18,7 +18,7 @@ export interface NewSubmission {
 }
 
 /** Why a submission was refused before it was stored. */
-export type Refusal = { reason: 'closed' | 'daily-limit' | 'total-limit'; message: string };
+export type Refusal = { reason: 'closed' | 'daily-limit' | 'total-limit' | 'duplicate'; message: string };
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -28,6 +28,7 @@ const today = () => new Date().toISOString().slice(0, 10);
  * the limits hold exactly (SQLite runs one write transaction at a time anyway).
  */
 export async function reserveSubmission(store: Store, input: NewSubmission): Promise<Submission | Refusal> {
+  const contentHash = createHash('sha256').update(input.content).digest('hex');
   return store.db.transaction().execute(async (tx) => {
     const benchmark = await tx.selectFrom('benchmarks').select(['is_open', 'daily_limit', 'total_limit']).where('id', '=', input.benchmarkId).executeTakeFirstOrThrow();
     if (input.kind === 'participant') {
@@ -37,12 +38,19 @@ export async function reserveSubmission(store: Store, input: NewSubmission): Pro
       const total = Number((await counted.executeTakeFirstOrThrow()).n);
       if (total >= benchmark.total_limit) return { reason: 'total-limit', message: `your team has used all ${benchmark.total_limit} submissions to this benchmark` } as Refusal;
       const daily = Number((await counted.where('day', '=', today()).executeTakeFirstOrThrow()).n);
-      if (daily >= benchmark.daily_limit) return { reason: 'daily-limit', message: `your team has made ${benchmark.daily_limit} submission(s) today (UTC), the daily limit; try again tomorrow` } as Refusal;
+      if (daily >= benchmark.daily_limit) return { reason: 'daily-limit', message: `your team has made ${benchmark.daily_limit === 1 ? 'its submission' : `${benchmark.daily_limit} submissions`} today (UTC), the daily limit; try again tomorrow` } as Refusal;
+      // The same file again (a double click, a script rerun) would spend a submission and add a copy to the board.
+      const same = await tx.selectFrom('submissions').select(['id', 'created_at', 'model_json', 'state']).where('benchmark_id', '=', input.benchmarkId).where('team_id', '=', input.teamId)
+        .where('kind', '=', 'participant').where('content_sha256', '=', contentHash).where('state', '!=', 'failed').orderBy('created_at').executeTakeFirst();
+      if (same) {
+        const name = (JSON.parse(same.model_json) as { name?: string }).name ?? 'a model';
+        return { reason: 'duplicate', message: `your team sent this exact file on ${same.created_at.slice(0, 16).replace('T', ' ')} UTC (as "${name}", submission ${same.id}, ${same.state}); it was not stored again and no submission was used` } as Refusal;
+      }
     }
     const now = new Date().toISOString();
     const submission: Submission = {
       id: randomUUID(), benchmark_id: input.benchmarkId, team_id: input.teamId, user_id: input.userId, kind: input.kind, state: 'queued', day: today(),
-      file_name: input.fileName.slice(0, 200), format: input.format, byte_size: Buffer.byteLength(input.content), model_json: input.modelJson,
+      file_name: input.fileName.slice(0, 200), format: input.format, byte_size: Buffer.byteLength(input.content), model_json: input.modelJson, content_sha256: contentHash,
       error: null, created_at: now, scored_at: null, job_id: null, attempts: 0, worker: null, updated_at: now,
     };
     await tx.insertInto('submissions').values(submission).execute();

@@ -130,6 +130,11 @@ export async function tokenFor(app: FastifyInstance, session: { cookie: string; 
 }
 
 /** A multipart body for an upload. */
+/** The k-th of many different files that all answer every question right (runs differ in what they write around the letter). */
+export function distinctPredictions(questions: Question[], k: number): string {
+  return predictionsJsonl(questions, (q) => `${q.answer} (run ${k})`);
+}
+
 export function uploadForm(file: { name: string; content: string | Buffer }, fields: Record<string, string>): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);

@@ -75,7 +75,7 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
     const result = await submitPredictions(ctx.store, ctx.dispatch, b, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.check);
     if (!result.ok) {
       if (result.status === 400) return reply.code(400).send({ error: 'invalid-submission', message: 'nothing was stored; fix every problem listed', problems: result.problems });
-      return reply.code(result.status).send({ error: result.status === 429 ? 'limit-reached' : 'closed', message: result.message });
+      return reply.code(result.status).send({ error: result.status === 429 ? 'limit-reached' : result.status === 409 ? 'duplicate' : 'closed', message: result.message });
     }
     // Stored and queued: scoring happens in a worker. The status URL says queued → scoring → scored / failed.
     const status = `/api/submissions/${result.submission.id}`;
