@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
@@ -39,6 +40,7 @@ for (const dialect of DIALECTS) {
       assert.match((await page.textContent('#state')) ?? '', /Queued|Scoring|Scored/);
       await page.waitForSelector('#entry-link', { timeout: 30_000 });
       assert.match((await page.textContent('#state')) ?? '', /Scored/);
+      assert.match((await page.textContent('#placed')) ?? '', /Ranked 1 of 1 \(tier 1\), overall \d+\.\d%/, 'the submitter sees the rank among the ranked entries');
       await Promise.all([page.waitForURL(/\/entries\//), page.click('#entry-link')]);
       assert.match((await page.textContent('h1')) ?? '', /RadVLM-7B/);
       assert.match((await page.textContent('dl.card')) ?? '', /Hospital <b>Lab<\/b>/, 'markup in a field is shown as text');
@@ -50,10 +52,18 @@ for (const dialect of DIALECTS) {
       assert.equal(cells[0], '1'); // tier
       assert.equal(cells[1], '1'); // rank
       assert.match(cells[4]!, /^\d+\.\d/); // overall with interval
-      assert.match(cells.at(-1)!, /^2 of 14/); // failed extractions
-      // client-side sort by name keeps the row
-      await page.click('a[data-sort=name]');
-      assert.equal(await page.locator('#leaderboard tbody tr').count(), 1);
+      const header = await page.locator('#leaderboard thead th').allTextContents();
+      const cell = (name: RegExp) => cells[header.findIndex((h) => name.test(h))]!;
+      assert.match(cell(/^Failed extractions/), /^2 of 14/);
+      assert.equal(cell(/^Open weights/), 'yes');
+      assert.equal(await row.locator('td.num').first().evaluate((td) => getComputedStyle(td).textAlign), 'right', 'numbers are right-aligned');
+      // Sorting by a column puts it in the URL, marks the column (arrow, aria-sort); a second click reverses it.
+      await Promise.all([page.waitForURL(`${base}/b/demo?sort=name`), page.click('a[data-sort=name]')]);
+      assert.equal(await page.getAttribute('th:has(a[data-sort=name])', 'aria-sort'), 'ascending');
+      assert.match((await page.textContent('a[data-sort=name]')) ?? '', /▲/);
+      await Promise.all([page.waitForURL(`${base}/b/demo?sort=name&dir=desc`), page.click('a[data-sort=name]')]);
+      assert.equal(await page.getAttribute('th:has(a[data-sort=name])', 'aria-sort'), 'descending');
+      assert.equal(await page.locator('#leaderboard tbody tr', { hasText: 'RadVLM-7B' }).count(), 1);
 
       await page.click('text=per category');
       await page.waitForURL(`${base}/b/demo/categories`);

@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
       await page.waitForSelector('#entry-link', { timeout: 30_000 });
       await Promise.all([page.waitForURL(/\/entries\//), page.click('#entry-link')]);
       const card = (await page.textContent('dl.card')) ?? '';
-      for (const shown of ['Hospital Lab', 'https://example.org/radvlm', 'https://arxiv.org/abs/2506.00001', '7.5 B', '2025-06-01']) assert.ok(card.includes(shown), `the card shows ${shown}`);
+      for (const shown of ['Hospital Lab', 'https://example.org/radvlm', 'https://arxiv.org/abs/2506.00001', '7.5 billion', '2025-06-01']) assert.ok(card.includes(shown), `the card shows ${shown}`);
 
       // 3. A value only the server refuses (an ftp link is a URL to the browser): named next to its field, in words;
       //    everything typed is kept, the chosen file is named.

@@ -35,7 +35,6 @@ export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
 
 const STATIC: Record<string, { file: URL; type: string }> = {
   'board.css': { file: new URL('./public/board.css', import.meta.url), type: 'text/css; charset=utf-8' },
-  'board.js': { file: new URL('./public/board.js', import.meta.url), type: 'text/javascript; charset=utf-8' },
 };
 
 // Scripts and styles only from this server; no inline script can run, whatever a text field holds.

@@ -155,7 +155,7 @@ export async function publicEntries(store: Store, benchmarkId: string) {
 /** Where an entry belongs (its benchmark) and who made it; its figures come from the leaderboard rows. */
 export async function entryById(store: Store, submissionId: string) {
   return (await store.db.selectFrom('entries').innerJoin('submissions', 'submissions.id', 'entries.submission_id').innerJoin('benchmarks', 'benchmarks.id', 'entries.benchmark_id').leftJoin('teams', 'teams.id', 'submissions.team_id')
-    .select(['entries.submission_id', 'entries.benchmark_id', 'submissions.kind', 'teams.name as team_name', 'benchmarks.slug', 'benchmarks.title', 'benchmarks.version'])
+    .select(['entries.submission_id', 'entries.benchmark_id', 'submissions.kind', 'teams.name as team_name', 'benchmarks.slug', 'benchmarks.title', 'benchmarks.version', 'submissions.created_at'])
     .where('entries.submission_id', '=', submissionId).executeTakeFirst()) ?? null;
 }
 

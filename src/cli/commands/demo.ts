@@ -40,9 +40,9 @@ async function seedBoard(dir: string, data: string, split: string, runDirs: stri
   try {
     const benchmark = await loadBenchmarkFromDataset(store, 'demo', data, split, { slug: 'demo', title: 'cxrbench demo (hidden test split)', version: '1', dailyLimit: 5, totalLimit: 50, open: true });
     for (const runDir of runDirs) {
-      const name = `${runDir.split(/[\\/]/).pop()} (baseline)`;
+      const name = runDir.split(/[\\/]/).pop()!; // the board's badge says "baseline"; the name need not
       const file = join(runDir, 'rexrank-predictions.json');
-      const result = await submitPredictions(store, scoreHere(store), benchmark, { fileName: file, content: readFileSync(file, 'utf8'), model: { name, openWeights: true, notes: 'a baseline of cxrbench, not a model' }, teamId: null, userId: null, kind: 'baseline' });
+      const result = await submitPredictions(store, scoreHere(store), benchmark, { fileName: file, content: readFileSync(file, 'utf8'), model: { name, openWeights: false, notes: 'a baseline of cxrbench, not a model: it answers without seeing the image (text-only) or from the study report (report-oracle)' }, teamId: null, userId: null, kind: 'baseline' });
       if (!result.ok) throw new Error(`seeding ${name}: ${'problems' in result ? result.problems.map((p) => p.message).join('; ') : result.message}`);
     }
     process.stdout.write(`\nBoard seeded in ${dir}: ${benchmark.item_count} hidden questions, ${runDirs.length} baseline entries.\nServe it: ./run cxrbench serve --data-dir ${dir}   (then open http://127.0.0.1:8080/b/demo)\n`);

@@ -7,8 +7,8 @@ import { csrfOk, requireCaller, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { readUpload, UploadError } from '../upload.js';
 import { attributes, html, plural, type Html } from '../views/html.js';
-import { layout } from '../views/layout.js';
-import { categoriesPage, entryPage, leaderboardPage, problemsList, SORT_KEYS, type SortKey } from '../views/pages.js';
+import { layout, pct } from '../views/layout.js';
+import { categoriesPage, defaultDirection, entryPage, leaderboardPage, problemsList, SORT_KEYS, type SortKey } from '../views/pages.js';
 
 function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200, refreshSeconds?: number): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body, refreshSeconds ? { refreshSeconds } : {}));
@@ -55,6 +55,11 @@ ${CARD_FIELDS.map((f) => html`<label>${f.label} <input${attributes({ type: f.typ
 <button type="submit">Submit</button></form>`;
 }
 
+/** How many entries are ranked (reported rows are listed but not ranked). */
+function rankedCount(rows: readonly { rank: number | null }[]): number {
+  return rows.filter((r) => r.rank !== null).length;
+}
+
 /** Public pages (leaderboards, categories, model cards) and the participant's submission pages. */
 export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
   app.get('/', async (request, reply) => {
@@ -63,11 +68,12 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
 <ul class="benchmarks">${benchmarks.map((b) => html`<li><a href="/b/${b.slug}">${b.title}</a> <span class="meta">version ${b.version} · ${b.item_count} questions · ${b.is_open ? 'open' : 'closed'}</span></li>`)}</ul>`);
   });
 
-  app.get<{ Params: { slug: string }; Querystring: { sort?: string } }>('/b/:slug', async (request, reply) => {
+  app.get<{ Params: { slug: string }; Querystring: { sort?: string; dir?: string } }>('/b/:slug', async (request, reply) => {
     const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
     if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
-    const sort = (SORT_KEYS as readonly string[]).includes(request.query.sort ?? '') ? (request.query.sort as SortKey) : 'overall';
-    const body = await ctx.boards.derived(benchmark.id, `page|${sort}|${JSON.stringify(benchmark)}`, (rows) => leaderboardPage(benchmark, rows, sort));
+    const key = (SORT_KEYS as readonly string[]).includes(String(request.query.sort ?? '')) ? (request.query.sort as SortKey) : 'overall';
+    const direction = request.query.dir === 'asc' || request.query.dir === 'desc' ? request.query.dir : defaultDirection(key);
+    const body = await ctx.boards.derived(benchmark.id, `page|${key}|${direction}|${JSON.stringify(benchmark)}`, (rows) => leaderboardPage(benchmark, rows, { key, direction }));
     return page(reply, request, benchmark.title, body);
   });
 
@@ -80,9 +86,10 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
   app.get<{ Params: { id: string } }>('/entries/:id', async (request, reply) => {
     const entry = await entryById(ctx.store, request.params.id);
     if (!entry) return page(reply, request, 'Not found', html`<h1>No such entry</h1>`, 404);
-    const row = (await ctx.boards.rows(entry.benchmark_id)).find((r) => r.id === entry.submission_id);
+    const rows = await ctx.boards.rows(entry.benchmark_id);
+    const row = rows.find((r) => r.id === entry.submission_id);
     if (!row) return page(reply, request, 'Not found', html`<h1>No such entry</h1>`, 404);
-    return page(reply, request, row.model.name, entryPage({ slug: entry.slug, title: entry.title, version: entry.version, team: entry.team_name }, row));
+    return page(reply, request, row.model.name, entryPage({ slug: entry.slug, title: entry.title, version: entry.version, team: entry.team_name, submittedAt: entry.created_at }, row, rankedCount(rows)));
   });
 
   app.get<{ Params: { slug: string } }>('/b/:slug/submit', async (request, reply) => {
@@ -151,9 +158,13 @@ ${rows.map((s) => html`<tr><td>${s.created_at.slice(0, 16).replace('T', ' ')}</t
     const viewer = viewerOf(request)!;
     const pending = s.state === 'queued' || s.state === 'scoring';
     const model = (JSON.parse(s.model_json) as { name: string }).name;
+    const rows = s.state === 'scored' ? await ctx.boards.rows(s.benchmark_id) : [];
+    const mine = rows.find((r) => r.id === s.id);
+    const placed = mine ? { rank: mine.rank, tier: mine.tier, overall: mine.overall, total: rankedCount(rows) } : null;
     return page(reply, request, `Submission ${model}`, html`<h1>${model} on ${s.title}</h1>
 <p id="state" class="state-${s.state}" role="status"><strong>${STATE_TEXT[s.state] ?? s.state}</strong>${s.error ? html` ${s.error}` : ''}</p>
 ${pending ? html`<p class="help">This page refreshes itself every 2 seconds. You may leave it: the submission stays in <a href="/submissions">My submissions</a>.</p>` : ''}
+${placed ? html`<p id="placed" role="status">Ranked <strong>${placed.rank ?? '—'} of ${placed.total}</strong> (tier ${placed.tier ?? '—'}), overall ${pct(placed.overall)}%.</p>` : ''}
 ${s.state === 'scored' ? html`<p><a href="/entries/${s.id}" id="entry-link">See the entry on the leaderboard</a></p>` : ''}
 ${s.state === 'failed' ? html`<form method="post" action="/submissions/${s.id}/retry"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Retry</button></form>` : ''}
 <dl class="card"><dt>File</dt><dd>${s.file_name} (${Math.ceil(s.byte_size / 1024)} KB)</dd><dt>Uploaded</dt><dd>${s.created_at.slice(0, 19).replace('T', ' ')} UTC</dd>

@@ -19,8 +19,7 @@ ${viewer ? html`<a href="/submissions">My submissions</a> <a href="/account">Acc
 <form method="post" action="/logout" class="inline"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Sign out ${viewer.name}</button></form>`
     : html`<a href="/login">Sign in</a> <a href="/signup">Sign up</a>`}
 </nav></header><main>${body}</main>
-<footer>Scores computed by cxrbench with the same extraction and scorer as the command line. Only aggregate results are shown.</footer>
-<script src="/static/board.js" defer></script></body></html>`.text;
+<footer>Scores computed by cxrbench with the same extraction and scorer as the command line. Only aggregate results are shown.</footer></body></html>`.text;
 }
 
 /** Formats an accuracy as a percentage with one decimal. */

@@ -10,30 +10,40 @@ export const TASK_SHORT: Record<string, string> = {
   'Location and Distribution Assessment': 'Location', 'Geometric Information Assessment': 'Geometry',
 };
 
-export const SORT_KEYS = ['overall', 'micro', 'unparseable', 'name', ...TASK_NAMES] as const;
+export const SORT_KEYS = ['overall', 'micro', 'unparseable', 'name', 'size', 'date', ...TASK_NAMES] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
+export type SortDirection = 'asc' | 'desc';
+
+/** A column's first order: best first (highest accuracy, fewest failed extractions), names A→Z, newest and largest first. */
+export function defaultDirection(key: SortKey): SortDirection {
+  return key === 'name' || key === 'unparseable' ? 'asc' : 'desc';
+}
 
 function taskValue(row: LeaderboardRow, task: string): number | null {
   if (row.metrics) return row.metrics.byTask[task]?.accuracy.value ?? null;
   return row.reported?.byTask[task] ?? null;
 }
 
-/** Sorts rows by a column (default: the ranking); rows without a value go last. */
-export function sortRows(rows: LeaderboardRow[], key: SortKey): LeaderboardRow[] {
+/** Sorts rows by a column in a direction; rows without a value go last either way. The default is the ranking. */
+export function sortRows(rows: LeaderboardRow[], key: SortKey, direction: SortDirection = defaultDirection(key)): LeaderboardRow[] {
   const value = (r: LeaderboardRow): number | string | null => {
     if (key === 'overall') return r.overall;
     if (key === 'micro') return r.micro;
-    if (key === 'unparseable') return -r.unparseable;
+    if (key === 'unparseable') return r.kind === 'reported' && !r.n ? null : r.unparseable;
     if (key === 'name') return r.model.name.toLowerCase();
+    if (key === 'size') return r.model.parametersBillion ?? null;
+    if (key === 'date') return r.model.date ?? null;
     return taskValue(r, key);
   };
-  if (key === 'overall') return rows;
+  // The ranking order is the page's own (rank, then the stated tie-break); reversing it reverses that order.
+  if (key === 'overall') return direction === 'desc' ? rows : [...rows].reverse();
+  const sign = direction === 'asc' ? 1 : -1;
   return [...rows].sort((a, b) => {
     const x = value(a);
     const y = value(b);
     if (x === null) return y === null ? 0 : 1;
     if (y === null) return -1;
-    return typeof x === 'string' ? x.localeCompare(y as string) : (y as number) - x;
+    return sign * (typeof x === 'string' ? x.localeCompare(y as string) : x - (y as number));
   });
 }
 
@@ -48,58 +58,87 @@ function interval(e: { value: number; lo: number; hi: number } | undefined): Htm
   return html`${pct(e.value)}<span class="ci"> ${pct(e.lo)}–${pct(e.hi)}</span>`;
 }
 
-function sortLink(slug: string, key: SortKey, label: string, current: SortKey): Html {
-  return html`<a href="/b/${encodeURIComponent(slug)}?sort=${encodeURIComponent(key)}" class="${key === current ? 'sorted' : ''}" data-sort="${key}">${label}</a>`;
+/**
+ * A sortable column's header cell: a link that sorts by it (in the URL, so a sorted board can be shared), an
+ * arrow and `aria-sort` on the sorted column, and the reverse order on a second click.
+ */
+function sortHeader(slug: string, key: SortKey, label: string, current: { key: SortKey; direction: SortDirection }): Html {
+  const active = key === current.key;
+  const next = active ? (current.direction === 'asc' ? 'desc' : 'asc') : defaultDirection(key);
+  const query = key === 'overall' && next === 'desc' ? '' : `?sort=${encodeURIComponent(key)}${next === defaultDirection(key) ? '' : `&dir=${next}`}`;
+  const arrow = active ? (current.direction === 'asc' ? ' ▲' : ' ▼') : '';
+  return html`<th scope="col" class="${key === 'name' ? '' : 'num'}"${active ? html` aria-sort="${current.direction === 'asc' ? 'ascending' : 'descending'}"` : ''}><a href="/b/${encodeURIComponent(slug)}${query}" class="${active ? 'sorted' : ''}" data-sort="${key}">${label}<span aria-hidden="true">${arrow}</span></a></th>`;
 }
 
-export function leaderboardPage(benchmark: Benchmark, rows: LeaderboardRow[], sort: SortKey): Html {
-  const sorted = sortRows(rows, sort);
+/** What a row says about open weights: a baseline is not a model and claims nothing. */
+function openWeights(row: LeaderboardRow): string {
+  if (row.kind === 'baseline') return '—';
+  return row.model.openWeights ? 'yes' : 'no';
+}
+
+export function leaderboardPage(benchmark: Benchmark, rows: LeaderboardRow[], sort: { key: SortKey; direction: SortDirection }): Html {
+  const sorted = sortRows(rows, sort.key, sort.direction);
+  const head = (key: SortKey, label: string) => sortHeader(benchmark.slug, key, label, sort);
   return html`<h1>${benchmark.title}</h1>
 <p class="meta">Version ${benchmark.version} · ${benchmark.item_count} hidden questions · test set sha256 <code>${benchmark.content_sha256.slice(0, 16)}…</code> ·
 ${benchmark.is_open ? 'open for submissions' : 'closed'} · <a href="/b/${benchmark.slug}/categories">per category</a> · <a href="/b/${benchmark.slug}/submit">submit</a></p>
-<p class="help">Overall is ReXrank's (the mean of the five task accuracies) with a 95% study-bootstrap interval; micro is accuracy over all questions with a 95% Wilson interval.
+<p class="help">Overall is ReXrank's (the mean of the five task accuracies) with a 95% study-bootstrap interval; micro is accuracy over all questions with a 95% Wilson interval; all in %.
 Failed extractions are answers no rule could read (counted wrong). Entries in one tier are not significantly different from the tier's first entry (exact McNemar, α = 0.05). ${TIE_BREAK}</p>
-<table class="board" id="leaderboard"><thead><tr>
-<th>Tier</th><th>#</th><th>${sortLink(benchmark.slug, 'name', 'Model', sort)}</th><th>Team</th>
-<th>${sortLink(benchmark.slug, 'overall', 'Overall', sort)}</th><th>${sortLink(benchmark.slug, 'micro', 'Micro', sort)}</th>
-${TASK_NAMES.map((t) => html`<th>${sortLink(benchmark.slug, t, TASK_SHORT[t] ?? t, sort)}</th>`)}
-<th>${sortLink(benchmark.slug, 'unparseable', 'Failed extractions', sort)}</th></tr></thead><tbody>
-${sorted.map((r) => html`<tr class="${r.kind}" data-id="${r.id}"><td>${r.tier ?? '—'}</td><td>${r.rank ?? '—'}</td>
-<td><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td><td>${r.team ?? ''}</td>
-<td>${r.metrics ? interval(r.metrics.rexrankOverall) : pct(r.overall)}</td><td>${r.metrics ? interval(r.metrics.overall.accuracy) : '—'}</td>
-${TASK_NAMES.map((t) => html`<td>${r.metrics ? interval(r.metrics.byTask[t]?.accuracy) : pct(r.reported?.byTask[t])}</td>`)}
-<td>${r.unparseable}${r.n ? html`<span class="ci"> of ${r.n}</span>` : ''}</td></tr>`)}
-</tbody></table>${rows.length === 0 ? html`<p>No entries yet.</p>` : ''}`;
+<div class="table-scroll"><table class="board" id="leaderboard"><thead><tr>
+<th scope="col" class="num">Tier</th><th scope="col" class="num">#</th>${head('name', 'Model')}<th scope="col">Team</th>
+${head('overall', 'Overall')}${head('micro', 'Micro')}
+${TASK_NAMES.map((t) => head(t, TASK_SHORT[t] ?? t))}
+${head('unparseable', 'Failed extractions')}<th scope="col">Open weights</th>${head('size', 'Size (B)')}${head('date', 'Date')}</tr></thead><tbody>
+${sorted.map((r) => html`<tr class="${r.kind}" data-id="${r.id}"><td class="num">${r.tier ?? '—'}</td><td class="num">${r.rank ?? '—'}</td>
+<td><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td><td>${r.team ?? '—'}</td>
+<td class="num">${r.metrics ? interval(r.metrics.rexrankOverall) : pct(r.overall)}</td><td class="num">${r.metrics ? interval(r.metrics.overall.accuracy) : '—'}</td>
+${TASK_NAMES.map((t) => html`<td class="num">${r.metrics ? interval(r.metrics.byTask[t]?.accuracy) : pct(r.reported?.byTask[t])}</td>`)}
+<td class="num">${r.unparseable}${r.n ? html`<span class="ci"> of ${r.n}</span>` : ''}</td><td>${openWeights(r)}</td>
+<td class="num">${r.model.parametersBillion ?? '—'}</td><td class="num">${r.model.date ?? '—'}</td></tr>`)}
+</tbody></table></div>${rows.length === 0 ? html`<p class="empty">No entries yet: be the first to <a href="/b/${benchmark.slug}/submit">submit</a>.</p>` : ''}`;
 }
 
 export function categoriesPage(benchmark: Benchmark, rows: LeaderboardRow[]): Html {
   const verified = rows.filter((r) => r.metrics);
   const categories = [...new Set(verified.flatMap((r) => Object.keys(r.metrics!.byCategory)))].sort();
   const minCell = verified[0]?.metrics?.settings.minPublicCell ?? 10;
+  const why = verified.length === 0
+    ? html`<p class="empty" id="categories-empty">No scored entry yet, so there is nothing to break down: <a href="/b/${benchmark.slug}/submit">submit</a> or come back later.</p>`
+    : categories.length === 0
+      ? html`<p class="empty" id="categories-empty">No category of this benchmark has ${minCell} or more questions, so none is shown (fewer would reveal which answers were right). The <a href="/b/${benchmark.slug}">leaderboard</a> has the per-task results.</p>`
+      : null;
   return html`<h1>${benchmark.title}: accuracy per category</h1>
 <p class="help">Accuracy (%) with its 95% Wilson interval and the number of questions. Categories with fewer than ${minCell} questions are not shown: so few would reveal which answers were right.</p>
-<table class="board" id="categories"><thead><tr><th>Category</th>${verified.map((r) => html`<th><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</th>`)}</tr></thead><tbody>
+${why ?? html`<div class="table-scroll"><table class="board" id="categories"><thead><tr><th scope="col">Category</th>${verified.map((r) => html`<th scope="col" class="num"><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</th>`)}</tr></thead><tbody>
 ${categories.map((c) => html`<tr><th scope="row">${c}</th>${verified.map((r) => {
     const cell = r.metrics!.byCategory[c];
-    return html`<td>${cell ? html`${interval(cell.accuracy)}<span class="ci"> n=${cell.n}</span>` : '—'}</td>`;
+    return html`<td class="num">${cell ? html`${interval(cell.accuracy)}<span class="ci"> n=${cell.n}</span>` : '—'}</td>`;
   })}</tr>`)}
-</tbody></table>`;
+</tbody></table></div>`}`;
 }
 
-export function entryPage(entry: { slug: string; title: string; version: string; team: string | null }, row: LeaderboardRow): Html {
+/** A definition list row, with "—" for what was not given. */
+function fact(term: string, value: Html | string | number | null | undefined): Html {
+  return html`<dt>${term}</dt><dd>${value === null || value === undefined || value === '' ? '—' : value}</dd>`;
+}
+
+export function entryPage(entry: { slug: string; title: string; version: string; team: string | null; submittedAt: string }, row: LeaderboardRow, total: number): Html {
   const m = row.model;
+  const baseline = row.kind === 'baseline';
   return html`<h1>${m.name}${badge(row)}</h1>
-<dl class="card"><dt>Benchmark</dt><dd><a href="/b/${entry.slug}">${entry.title}</a> (version ${entry.version})</dd>
-<dt>Team</dt><dd>${entry.team ?? '—'}</dd><dt>Organisation</dt><dd>${m.organisation ?? '—'}</dd>
-<dt>Model URL</dt><dd>${safeLink(m.url, m.url ?? '')}</dd><dt>Paper</dt><dd>${safeLink(m.paper, m.paper ?? '')}</dd>
-<dt>Open weights</dt><dd>${m.openWeights ? 'yes' : 'no'}</dd><dt>Parameters</dt><dd>${m.parametersBillion !== undefined ? `${m.parametersBillion} B` : '—'}</dd>
-<dt>Date</dt><dd>${m.date ?? '—'}</dd><dt>Rank</dt><dd>${row.rank ?? '—'} (tier ${row.tier ?? '—'})</dd>
-<dt>Overall (ReXrank)</dt><dd>${row.metrics ? interval(row.metrics.rexrankOverall) : pct(row.overall)}</dd>
-<dt>Micro accuracy</dt><dd>${row.metrics ? interval(row.metrics.overall.accuracy) : '—'}</dd>
-<dt>Failed extractions</dt><dd>${row.unparseable}${row.n ? ` of ${row.n}` : ''}</dd>
-${row.metrics ? html`<dt>Answers read</dt><dd>${row.metrics.overall.readByRule ?? row.metrics.overall.correct + row.metrics.overall.wrong} by the rules (${row.metrics.settings.extractor}), ${row.metrics.overall.readByJudge ?? 0} by a judge (none: the board reads by rules only), ${row.unparseable} unreadable</dd>` : ''}</dl>
-${row.metrics ? html`<h2>Per task</h2><table class="board"><thead><tr><th>Task</th><th>n</th><th>Accuracy (95% Wilson)</th><th>95% study bootstrap</th><th>Failed extractions</th></tr></thead><tbody>
-${Object.entries(row.metrics.byTask).map(([t, c]) => html`<tr><th scope="row">${t}</th><td>${c.n}</td><td>${interval(c.accuracy)}</td><td>${interval(c.bootstrap)}</td><td>${c.unparseable}</td></tr>`)}</tbody></table>` : ''}
+<dl class="card">${fact('Benchmark', html`<a href="/b/${entry.slug}">${entry.title}</a> (version ${entry.version})`)}
+${fact('Rank', row.rank === null ? null : html`${row.rank} of ${total}, tier ${row.tier ?? '—'}`)}
+${fact('Overall (ReXrank)', row.metrics ? interval(row.metrics.rexrankOverall) : pct(row.overall))}
+${fact('Micro accuracy', row.metrics ? interval(row.metrics.overall.accuracy) : null)}
+${fact('Failed extractions', `${row.unparseable}${row.n ? ` of ${row.n}` : ''}`)}
+${row.metrics ? fact('Answers read', `${row.metrics.overall.readByRule ?? row.metrics.overall.correct + row.metrics.overall.wrong} by the rules (${row.metrics.settings.extractor}), ${row.metrics.overall.readByJudge ?? 0} by a judge (none: the board reads by rules only), ${row.unparseable} unreadable`) : ''}
+${baseline ? fact('What it is', 'a baseline shipped with cxrbench, not a model: it is shown to set the floor, and claims no weights, size or release') : html`${fact('Team', entry.team)}${fact('Organisation', m.organisation)}
+${fact('Model URL', m.url ? safeLink(m.url, m.url) : null)}${fact('Paper', m.paper ? safeLink(m.paper, m.paper) : null)}
+${fact('Open weights', m.openWeights ? 'yes' : 'no')}${fact('Parameters', m.parametersBillion !== undefined ? `${m.parametersBillion} billion` : null)}
+${fact('Release date', m.date)}`}
+${fact('Submitted', `${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC`)}</dl>
+${row.metrics ? html`<h2>Per task</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Task</th><th scope="col" class="num">n</th><th scope="col" class="num">Accuracy (95% Wilson)</th><th scope="col" class="num">95% study bootstrap</th><th scope="col" class="num">Failed extractions</th></tr></thead><tbody>
+${Object.entries(row.metrics.byTask).map(([t, c]) => html`<tr><th scope="row">${t}</th><td class="num">${c.n}</td><td class="num">${interval(c.accuracy)}</td><td class="num">${interval(c.bootstrap)}</td><td class="num">${c.unparseable}</td></tr>`)}</tbody></table></div>` : ''}
 ${m.prompt ? html`<h2>Prompt</h2><pre>${m.prompt}</pre>` : ''}${m.notes ? html`<h2>Notes</h2><p>${m.notes}</p>` : ''}`;
 }
 
