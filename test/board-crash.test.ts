@@ -73,8 +73,11 @@ for (const dialect of DIALECTS) {
       // Until the dead thread's lease runs out and another thread has scored it, nothing half-done is visible.
       let scored = false;
       for (let i = 0; i < 600 && !scored; i++) {
-        const now = await submission();
+        // The board first, then the state: an entry seen on the board must belong to a submission that is scored
+        // (read the other way round, scoring could finish between the two reads).
         const board = (await (await fetch(`http://127.0.0.1:${port}/api/benchmarks/big/leaderboard`)).json()) as { entries: { n: number }[] };
+        const now = await submission();
+        if (board.entries.length > 0) assert.equal(now?.state, 'scored', 'an entry is visible only once its submission is scored');
         if (now?.state === 'scored') scored = true;
         else {
           assert.deepEqual(board.entries, [], 'no half-scored entry is visible');
