@@ -1,5 +1,7 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { scoreHere, submitPredictions } from '../src/board/submit.js';
@@ -9,6 +11,14 @@ import { launchChromium, signUpInBrowser } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl } from './helpers/board.js';
 
 const cluster = lazyCluster();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the open page (run through the debugger, so the page's CSP allows it). */
+async function seriousViolations(page: import('playwright-core').Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
 after(() => cluster.stop());
 
 test('categories page: with nothing to show it says why (no entry yet; no category large enough)', async () => {
@@ -21,7 +31,7 @@ test('categories page: with nothing to show it says why (no entry yet; no catego
 });
 
 for (const dialect of DIALECTS) {
-  test(`board pages (${dialect}) at 1280 and 390 px: no page scrolls sideways on a phone (tables scroll in their own box); a baseline's card claims nothing it is not`, { timeout: 120_000 }, async () => {
+  test(`board pages (${dialect}) at 1280 and 390 px: axe-core finds no serious or critical violation; no page scrolls sideways on a phone (tables scroll in their own box); a baseline's card claims nothing it is not`, { timeout: 120_000 }, async () => {
     const board = await demoBoard(dialect, cluster.get);
     const benchmark = (await benchmarkBySlug(board.store, 'demo'))!;
     const baseline = await submitPredictions(board.store, scoreHere(board.store, { resamples: 200, seed: 0, minPublicCell: 2, strict: false }), benchmark, {
@@ -41,6 +51,7 @@ for (const dialect of DIALECTS) {
           await page.goto(`${base}${path}`);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           assert.ok(overflow <= 0, `${path} at ${width} px is ${overflow} px wider than the screen`);
+          if (width === 1280) assert.deepEqual(await seriousViolations(page), [], `axe-core on ${path}`);
           if (process.env.CXRBENCH_SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.CXRBENCH_SCREENSHOT_DIR}/board-${dialect}-${width}-${path.replace(/[^a-z0-9]+/gi, '_')}.png`, fullPage: true });
         }
       }
