@@ -60,7 +60,7 @@ export type { RaterAnswers, AgreementTable, UnansweredPolicy } from './score/agr
 export { resultsLatex, latexEscape } from './report/latex.js';
 export { renderHtmlReport } from './report/html.js';
 export type { HtmlReport, ReportItem } from './report/html.js';
-export { renderSvg, accuracyBarSpec, kappaHeatmapSpec } from './report/charts.js';
+export { renderSvg, accuracyBarSpec, overallBarSpec, kappaHeatmapSpec } from './report/charts.js';
 export { parsePredictions, formatOfFileName } from './core/prediction-file.js';
 export type { PredictionFormat, ParsedPredictions, PredictionFileProblem } from './core/prediction-file.js';
 export { costUsd, budgetReached, parsePricing } from './runner/budget.js';

@@ -37,6 +37,21 @@ test('HTML report in real Chromium, network blocked: charts render, filters work
     assert.equal(await page.locator('#kappa-heatmap svg').count(), 1);
     assert.match(await page.locator('#kappa-heatmap svg').textContent() ?? '', /1\.00/);
     assert.match(await page.locator('#tasks').textContent() ?? '', /Presence Assessment \*/);
+    // Full task names in the paper's order (wrapped, never cut), overall on its own panel, every value written.
+    const chartText = (await page.locator('#accuracy-chart svg').first().textContent()) ?? '';
+    const order = ['Presence', 'Negation', 'Differential', 'Location', 'Geometric'].map((w) => chartText.indexOf(w));
+    assert.ok(order.every((p, i) => p >= 0 && (i === 0 || p > order[i - 1]!)), `tasks in the paper's order: ${order.join(',')}`);
+    assert.match(chartText, /Distribution/);
+    assert.doesNotMatch(chartText, /…/, 'no label is cut');
+    assert.doesNotMatch(chartText, /ReXrank overall/, 'overall is not a task');
+    assert.equal(await page.locator('#accuracy-chart svg').count(), 2);
+    assert.match((await page.locator('#accuracy-chart svg').nth(1).textContent()) ?? '', /ReXrank overall/);
+    assert.match(chartText, /0\.0/, 'a 0% bar is labelled, not invisible');
+    // Options are lettered once, gold and the model's answer said in words too, and the legend says what the marks mean.
+    const firstOptions = (await page.locator('.item .options').first().textContent()) ?? '';
+    assert.doesNotMatch(firstOptions, /A\.\s*A\./);
+    assert.match(firstOptions, /\(gold/);
+    assert.match((await page.textContent('#items-legend')) ?? '', /gold answer is bold.*underlined/s);
 
     // Filters: status=unparseable shows exactly the unparseable items.
     assert.equal(await page.locator('.item:not(.hidden)').count(), 14);

@@ -14,18 +14,48 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-/** Figure 2-style: accuracy per task (and overall) for each run, with 95% interval whiskers. */
-export function accuracyBarSpec(rows: { run: string; group: string; accuracy: number; lo: number; hi: number }[]): TopLevelSpec {
+type Bar = { run: string; group: string; accuracy: number; lo: number; hi: number };
+
+/** The layers of one accuracy panel: bars, their 95% interval, and the value written above (so a 0% bar shows). */
+function barLayers(runs: string[]) {
+  const x = { field: 'run', type: 'nominal', axis: null, sort: runs, scale: { paddingInner: 0.15 } };
+  const y = { field: 'accuracy', type: 'quantitative', title: 'accuracy (%)', scale: { domain: [0, 100] } };
+  return {
+    encoding: { x, color: { field: 'run', type: 'nominal', title: null, sort: runs, legend: { orient: 'bottom', direction: 'vertical', labelLimit: 0 } } },
+    layer: [
+      { mark: 'bar', encoding: { y } },
+      // A bar of 0% has no height: a tick at its value keeps it visible.
+      { mark: { type: 'tick', thickness: 2 }, encoding: { y } },
+      { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
+      { mark: { type: 'text', dy: -6, fontSize: 9, color: '#333' }, encoding: { y: { field: 'hi', type: 'quantitative' }, text: { field: 'accuracy', type: 'quantitative', format: '.1f' } } },
+    ],
+  };
+}
+
+/**
+ * Figure 2-style: accuracy per task for each run, one panel per task in the order given (the paper's), with 95%
+ * interval whiskers over each run's own bar and full task names (wrapped at spaces).
+ */
+export function accuracyBarSpec(rows: Bar[], groups: readonly string[] = [...new Set(rows.map((r) => r.group))]): TopLevelSpec {
+  const runs = [...new Set(rows.map((r) => r.run))];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: 560,
-    height: 260,
     data: { values: rows.map((r) => ({ ...r, accuracy: 100 * r.accuracy, lo: 100 * r.lo, hi: 100 * r.hi })) },
-    encoding: { x: { field: 'group', type: 'nominal', title: null, axis: { labelAngle: -20 } }, xOffset: { field: 'run' } },
-    layer: [
-      { mark: 'bar', encoding: { y: { field: 'accuracy', type: 'quantitative', title: 'accuracy (%)', scale: { domain: [0, 100] } }, color: { field: 'run', type: 'nominal', title: null, legend: { orient: 'bottom' } } } },
-      { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' } } },
-    ],
+    facet: { column: { field: 'group', type: 'nominal', sort: [...groups], title: null, header: { labelExpr: "split(datum.label, ' ')", labelOrient: 'bottom', labelFontSize: 11 } } },
+    spec: { width: Math.max(60, 22 * runs.length), height: 240, ...barLayers(runs) },
+  } as TopLevelSpec;
+}
+
+/** ReXrank overall (the mean of the task accuracies) per run, on a panel of its own: it is not a sixth task. */
+export function overallBarSpec(rows: Omit<Bar, 'group'>[]): TopLevelSpec {
+  const runs = rows.map((r) => r.run);
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'ReXrank overall', fontSize: 12 },
+    data: { values: rows.map((r) => ({ ...r, accuracy: 100 * r.accuracy, lo: 100 * r.lo, hi: 100 * r.hi })) },
+    width: Math.max(80, 28 * runs.length),
+    height: 240,
+    ...barLayers(runs),
   } as TopLevelSpec;
 }
 

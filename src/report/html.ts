@@ -46,7 +46,10 @@ function itemRow(item: ReportItem): string {
   const options = item.options.map((o, i) => {
     const letter = 'ABCD'[i]!;
     const marks = `${letter === item.gold ? ' gold' : ''}${letter === item.predicted ? ' chosen' : ''}`;
-    return `<li class="${marks.trim()}">${letter}. ${escapeHtml(o)}</li>`;
+    // ReXVQA's option texts already start with their letter ("A. …"): show it once.
+    const text = o.replace(/^\s*[A-D]\s*[.):]\s*/, '');
+    const said = [letter === item.gold ? 'gold' : '', letter === item.predicted ? 'model' : ''].filter(Boolean).join(', ');
+    return `<li class="${marks.trim()}"><span class="letter">${letter}.</span> ${escapeHtml(text)}${said ? ` <span class="mark">(${said})</span>` : ''}</li>`;
   });
   const images = item.images
     .map((im, i) => `<button type="button" class="thumb" data-full="${i}" title="${escapeHtml(im.view ?? 'view')}: click to enlarge"><img src="${im.thumb}" alt="${escapeHtml(im.view ?? 'view')}" width="96"></button><template>${`<img src="${im.full}" alt="${escapeHtml(im.view ?? 'view')}">`}</template>`)
@@ -55,7 +58,7 @@ function itemRow(item: ReportItem): string {
 <header><span class="status">${item.status}</span> <code>${escapeHtml(item.id)}</code> · ${escapeHtml(item.task)} · ${escapeHtml(item.category)}</header>
 <div class="images">${images}</div>
 <p class="q">${escapeHtml(item.question)}</p>
-<ol class="options">${options.join('')}</ol>
+<ul class="options">${options.join('')}</ul>
 <p>gold <b>${item.gold}</b> · predicted <b>${item.predicted ?? '—'}</b> · rule <code>${escapeHtml(item.rule ?? '—')}</code></p>
 <details><summary>raw output</summary><pre>${escapeHtml(item.output)}</pre></details>
 ${item.explanation ? `<details><summary>reference explanation</summary><p>${escapeHtml(item.explanation)}</p></details>` : ''}
@@ -71,7 +74,7 @@ table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.2rem .6rem;b
 tr.small td{color:#777}.badge{background:#fde68a;padding:.1rem .4rem;border-radius:.3rem;font-size:.8rem}
 .item{border:1px solid #ddd;border-radius:.4rem;padding:.6rem;margin:.6rem 0}.item.correct{border-left:6px solid #16a34a}.item.wrong{border-left:6px solid #dc2626}
 .item.unparseable{border-left:6px solid #d97706}.item.error{border-left:6px solid #6b7280}.status{font-weight:600;text-transform:uppercase;font-size:.75rem}
-.options .gold{font-weight:600}.options .chosen{text-decoration:underline}.thumb{border:0;padding:0;margin-right:.3rem;cursor:zoom-in;background:none}
+.options{list-style:none;padding-left:.5rem}.options .gold{font-weight:600}.options .chosen{text-decoration:underline}.mark{color:#555;font-size:.85em}.thumb{border:0;padding:0;margin-right:.3rem;cursor:zoom-in;background:none}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}dialog img{max-width:90vw;max-height:85vh}#filters{position:sticky;top:0;background:#fff;padding:.4rem 0}
 .hidden{display:none}`;
 
@@ -106,6 +109,7 @@ ${table('categories', 'category', r.byCategory)}
 <h2>Agreement (Cohen's κ)</h2>
 <figure id="kappa-heatmap">${report.kappaHeatmapSvg ?? ''}</figure><p><small>${escapeHtml(report.kappaNote)}</small></p>
 <h2>Items</h2>
+<p id="items-legend"><small>In each item the <b>gold answer is bold</b> and <u>the model's answer is underlined</u>, each also marked in words; the left border is green when right, red when wrong, amber when no answer could be read, grey for an error.</small></p>
 <div id="filters"><label>task <select id="f-task"><option value="">all</option>${options(tasks)}</select></label>
 <label>category <select id="f-category"><option value="">all</option>${options(categories)}</select></label>
 <label>status <select id="f-status"><option value="">all</option>${options(['correct', 'wrong', 'unparseable', 'error'])}</select></label> <span id="f-count"></span></div>

@@ -2,7 +2,8 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveImagePath } from '../../dataset/image-path.js';
-import { accuracyBarSpec, kappaHeatmapSpec, renderSvg } from '../../report/charts.js';
+import { TASK_NAMES } from '../../core/question.js';
+import { accuracyBarSpec, kappaHeatmapSpec, overallBarSpec, renderSvg } from '../../report/charts.js';
 import { renderHtmlReport, type ReportItem } from '../../report/html.js';
 import { selectImages } from '../../prompt/build-prompt.js';
 import { agreementOn, describePolicy } from '../../score/agreement-matrix.js';
@@ -35,10 +36,9 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   for (const run of runs) scored.push(await scoreRun(run));
   const label = (i: number) => `${runs[i]!.manifest.adapter.baseline ? '[baseline] ' : ''}${runs[i]!.manifest.adapter.name}`;
   const subject = runs[0]!;
-  const bars = scored.flatMap((s, i) => [
-    ...Object.entries(s.results.byTask).map(([task, c]) => ({ run: label(i), group: task, accuracy: c.bootstrap.value, lo: c.bootstrap.lo, hi: c.bootstrap.hi })),
-    { run: label(i), group: 'ReXrank overall', accuracy: s.results.rexrankOverall.value, lo: s.results.rexrankOverall.lo, hi: s.results.rexrankOverall.hi },
-  ]);
+  const bars = scored.flatMap((s, i) => Object.entries(s.results.byTask).map(([task, c]) => ({ run: label(i), group: task, accuracy: c.bootstrap.value, lo: c.bootstrap.lo, hi: c.bootstrap.hi })));
+  const taskOrder = [...TASK_NAMES.filter((t) => bars.some((b) => b.group === t)), ...[...new Set(bars.map((b) => b.group))].filter((g) => !(TASK_NAMES as readonly string[]).includes(g)).sort()];
+  const overall = scored.map((s, i) => ({ run: label(i), accuracy: s.results.rexrankOverall.value, lo: s.results.rexrankOverall.lo, hi: s.results.rexrankOverall.hi }));
   let kappaSvg: string | null = null;
   let kappaNote = 'Give more runs (models, baselines, readers) to see their pairwise agreement.';
   if (runs.length >= 2) {
@@ -70,7 +70,7 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
     results: scored[0]!.results,
     baseline: m.adapter.baseline,
     manifestSummary: `dataset sha256 ${m.dataset.sha256.slice(0, 12)}… · prompt ${m.prompt.name} v${m.prompt.version} · extractor ${m.extractor.name} ${m.extractor.version}${m.extractor.strict ? ' (strict)' : ''} · cxrbench ${m.toolVersion}`,
-    accuracyChartSvg: await renderSvg(accuracyBarSpec(bars)),
+    accuracyChartSvg: (await renderSvg(accuracyBarSpec(bars, taskOrder))) + (await renderSvg(overallBarSpec(overall))),
     kappaHeatmapSvg: kappaSvg,
     kappaNote,
     items,
