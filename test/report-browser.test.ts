@@ -36,7 +36,18 @@ test('HTML report in real Chromium, network blocked: charts render, filters work
     assert.ok((await page.locator('#accuracy-chart svg path, #accuracy-chart svg rect').count()) > 5);
     assert.equal(await page.locator('#kappa-heatmap svg').count(), 1);
     assert.match(await page.locator('#kappa-heatmap svg').textContent() ?? '', /1\.00/);
-    assert.match(await page.locator('#tasks').textContent() ?? '', /Presence Assessment \*/);
+    assert.match(await page.locator('#tasks-0').textContent() ?? '', /Presence Assessment \*/);
+    // The comparison: both runs in the summary (Table 2-style), ranked with tiers, the pair's difference.
+    assert.equal(await page.locator('#summary-table tbody tr').count(), 2);
+    assert.match((await page.locator('#summary-table tbody tr').nth(1).textContent()) ?? '', /text-only/);
+    assert.equal(await page.locator('#ranking tbody tr').count(), 2);
+    assert.equal(await page.locator('#pairs tbody tr').count(), 1);
+    // Per-run tables behind a switch: one run's shown at a time.
+    assert.ok(await page.locator('#tasks-0').isVisible());
+    assert.equal(await page.locator('#tasks-1').isVisible(), false);
+    await page.selectOption('#f-detail', '1');
+    assert.ok(await page.locator('#tasks-1').isVisible());
+    assert.equal(await page.locator('#tasks-0').isVisible(), false);
     // Full task names in the paper's order (wrapped, never cut), overall on its own panel, every value written.
     const chartText = (await page.locator('#accuracy-chart svg').first().textContent()) ?? '';
     const order = ['Presence', 'Negation', 'Differential', 'Location', 'Geometric'].map((w) => chartText.indexOf(w));
@@ -62,6 +73,23 @@ test('HTML report in real Chromium, network blocked: charts render, filters work
     await page.selectOption('#f-task', 'Negation Assessment');
     assert.equal(await page.locator('.item:not(.hidden)').count(), 3);
     await page.selectOption('#f-task', '');
+    // The run switch: the status filter follows the chosen run; "disagree" keeps the questions the runs answer differently.
+    await page.selectOption('#f-model', '1');
+    await page.selectOption('#f-status', 'correct');
+    const correctOfSecond = await page.locator('.item[data-status-1="correct"]').count();
+    assert.ok(correctOfSecond > 0 && correctOfSecond !== await page.locator('.item[data-status-0="correct"]').count());
+    assert.equal(await page.locator('.item:not(.hidden)').count(), correctOfSecond);
+    await page.selectOption('#f-status', '');
+    await page.check('#f-disagree');
+    const disagreements = await page.locator('.item[data-agree="no"]').count();
+    assert.ok(disagreements > 0);
+    assert.equal(await page.locator('.item:not(.hidden)').count(), disagreements);
+    for (const answers of await page.locator('.item:not(.hidden) .answers').all()) {
+      const letters = await answers.locator('tbody tr td:nth-child(2)').allTextContents();
+      assert.equal(new Set(letters).size > 1, true, `a shown item has different answers: ${letters.join(',')}`);
+    }
+    await page.uncheck('#f-disagree');
+    await page.selectOption('#f-model', '0');
 
     // Images enlarge: a click on a thumbnail opens the viewer with a larger image.
     await page.locator('.item .thumb').first().click();
@@ -74,6 +102,38 @@ test('HTML report in real Chromium, network blocked: charts render, filters work
     const shot = join(dir, 'report.png');
     await page.screenshot({ path: shot, fullPage: true });
     assert.ok(statSync(shot).size > 50_000, 'a real screenshot of the rendered page');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('HTML report of eight runs: every run in the summary, 28 pairs, a full legend; one self-contained file', { timeout: 180_000 }, async () => {
+  const dir = tempDir();
+  const specs = ['report-oracle', 'text-only', 'prior', 'random', 'random', 'random', 'random', 'random'];
+  const dirs: string[] = [];
+  for (const [i, m] of specs.entries()) {
+    const out = join(dir, `${m}-${i}`);
+    assert.equal((await runCli(['eval', '--data', DEMO_DATASET, '--model', `baseline:${m}`, '--seed', String(i + 1), '--out', out, '--quiet'])).code, 0);
+    dirs.push(out);
+  }
+  const reportFile = join(dir, 'report.html');
+  const made = await runCli(['report', ...dirs, '--out', reportFile]);
+  assert.equal(made.code, 0, made.stderr);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(reportFile).href);
+    assert.equal(await page.locator('#summary-table tbody tr').count(), 8);
+    assert.equal(await page.locator('#pairs tbody tr').count(), 28);
+    assert.equal(await page.locator('#ranking tbody tr').count(), 8);
+    assert.match((await page.textContent('h1')) ?? '', /8 runs compared/);
+    const legend = (await page.locator('#accuracy-chart svg').first().textContent()) ?? '';
+    for (let i = 3; i < 8; i++) assert.ok(legend.includes(`random-${i})`), `the legend names random-${i} in full`);
+    assert.equal(await page.locator('#f-model option').count(), 8);
+    if (process.env.CXRBENCH_SCREENSHOT_DIR) await page.screenshot({ path: join(process.env.CXRBENCH_SCREENSHOT_DIR, 'report-eight-runs.png'), fullPage: true });
+    assert.deepEqual(errors, []);
   } finally {
     await browser.close();
   }

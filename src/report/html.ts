@@ -1,31 +1,53 @@
 import type { CellResult, Results } from '../score/results.js';
 
-/** One question of the error browser: everything a reader needs to judge the model's answer. */
+/** One run's answer to a question. */
+export interface ReportAnswer {
+  status: 'correct' | 'wrong' | 'unparseable' | 'error';
+  predicted: string | null;
+  rule: string | null;
+  output: string;
+}
+
+/** One question of the item browser: everything a reader needs to judge each run's answer. */
 export interface ReportItem {
   id: string;
   task: string;
   category: string;
-  status: 'correct' | 'wrong' | 'unparseable' | 'error';
   question: string;
   options: string[];
   gold: string;
-  predicted: string | null;
-  rule: string | null;
-  output: string;
+  /** One per run, in the report's run order. */
+  answers: ReportAnswer[];
   explanation: string | null;
   /** Thumbnails as data URLs (the report is one self-contained file). */
   images: { thumb: string; full: string; view: string | null }[];
 }
 
+/** A run of the report: its name and scored results. */
+export interface ReportRun {
+  label: string;
+  baseline: boolean;
+  results: Results;
+}
+
+/** The paired comparison of the runs (two or more): ranking with tiers, and each pair's difference. */
+export interface ReportComparison {
+  sharedItems: number;
+  ranking: { name: string; accuracy: number; tier: number; pVsLeader: number | null }[];
+  pairs: { a: string; b: string; n: number; accuracyA: number; accuracyB: number; difference: number; lo: number; hi: number; onlyA: number; onlyB: number; p: number }[];
+}
+
 /** What the HTML report shows. Charts arrive as SVG already rendered (see charts.ts). */
 export interface HtmlReport {
   title: string;
-  results: Results;
-  baseline: boolean;
+  runs: ReportRun[];
+  /** Task names in the order to show them (the paper's). */
+  taskOrder: string[];
   manifestSummary: string;
   accuracyChartSvg: string;
   kappaHeatmapSvg: string | null;
   kappaNote: string;
+  comparison: ReportComparison | null;
   items: ReportItem[];
 }
 
@@ -42,27 +64,51 @@ function table(id: string, first: string, cells: Record<string, CellResult>): st
   return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>bootstrap 95%</th><th>read by judge</th><th>unreadable</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
 }
 
-function itemRow(item: ReportItem): string {
+function itemRow(item: ReportItem, runs: readonly ReportRun[]): string {
   const options = item.options.map((o, i) => {
     const letter = 'ABCD'[i]!;
-    const marks = `${letter === item.gold ? ' gold' : ''}${letter === item.predicted ? ' chosen' : ''}`;
+    const chosen = item.answers.map((a, r) => (a.predicted === letter ? ` chosen-${r}` : '')).join('');
     // ReXVQA's option texts already start with their letter ("A. …"): show it once.
     const text = o.replace(/^\s*[A-D]\s*[.):]\s*/, '');
-    const said = [letter === item.gold ? 'gold' : '', letter === item.predicted ? 'model' : ''].filter(Boolean).join(', ');
-    return `<li class="${marks.trim()}"><span class="letter">${letter}.</span> ${escapeHtml(text)}${said ? ` <span class="mark">(${said})</span>` : ''}</li>`;
+    return `<li class="${letter === item.gold ? 'gold' : ''}${chosen}"><span class="letter">${letter}.</span> ${escapeHtml(text)}${letter === item.gold ? ' <span class="mark">(gold)</span>' : ''}</li>`;
   });
   const images = item.images
     .map((im, i) => `<button type="button" class="thumb" data-full="${i}" title="${escapeHtml(im.view ?? 'view')}: click to enlarge"><img src="${im.thumb}" alt="${escapeHtml(im.view ?? 'view')}" width="96"></button><template>${`<img src="${im.full}" alt="${escapeHtml(im.view ?? 'view')}">`}</template>`)
     .join('');
-  return `<article class="item ${item.status}" data-task="${escapeHtml(item.task)}" data-category="${escapeHtml(item.category)}" data-status="${item.status}">
-<header><span class="status">${item.status}</span> <code>${escapeHtml(item.id)}</code> · ${escapeHtml(item.task)} · ${escapeHtml(item.category)}</header>
+  const letters = new Set(item.answers.map((a) => a.predicted ?? '∅'));
+  const statuses = item.answers.map((a, r) => ` data-status-${r}="${a.status}"`).join('');
+  const answers = item.answers.map((a, r) => `<tr class="answer-${r}"><td>${escapeHtml(runs[r]?.label ?? `run ${r + 1}`)}</td><td><b>${a.predicted ?? '—'}</b></td><td class="st ${a.status}">${a.status}</td><td><code>${escapeHtml(a.rule ?? '—')}</code></td><td><details><summary>raw output</summary><pre>${escapeHtml(a.output)}</pre></details></td></tr>`).join('');
+  return `<article class="item ${item.answers[0]?.status ?? ''}" data-task="${escapeHtml(item.task)}" data-category="${escapeHtml(item.category)}" data-status="${item.answers[0]?.status ?? ''}"${statuses} data-agree="${letters.size === 1 ? 'yes' : 'no'}">
+<header><code>${escapeHtml(item.id)}</code> · ${escapeHtml(item.task)} · ${escapeHtml(item.category)}</header>
 <div class="images">${images}</div>
 <p class="q">${escapeHtml(item.question)}</p>
 <ul class="options">${options.join('')}</ul>
-<p>gold <b>${item.gold}</b> · predicted <b>${item.predicted ?? '—'}</b> · rule <code>${escapeHtml(item.rule ?? '—')}</code></p>
-<details><summary>raw output</summary><pre>${escapeHtml(item.output)}</pre></details>
+<table class="answers"><thead><tr><th>run</th><th>answer</th><th>status</th><th>read by</th><th></th></tr></thead><tbody>${answers}</tbody></table>
 ${item.explanation ? `<details><summary>reference explanation</summary><p>${escapeHtml(item.explanation)}</p></details>` : ''}
 </article>`;
+}
+
+/** An accuracy with its interval on one line. */
+function withInterval(e: { value: number; lo: number; hi: number } | undefined): string {
+  return e ? `${pct(e.value)} <span class="ci">${pct(e.lo)}–${pct(e.hi)}</span>` : '—';
+}
+
+/** Table 2-style: one row per run — ReXrank overall, micro, each task, failed extractions — with 95% intervals. */
+function summaryTable(runs: readonly ReportRun[], tasks: readonly string[]): string {
+  const rows = runs.map((run) => {
+    const r = run.results;
+    return `<tr><td>${escapeHtml(run.label)}</td><td>${withInterval(r.rexrankOverall)}</td><td>${withInterval(r.overall.bootstrap)}</td>${tasks.map((t) => `<td>${withInterval(r.byTask[t]?.bootstrap)}</td>`).join('')}<td>${r.overall.unparseable} <span class="ci">${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%</span></td><td>${r.overall.n}</td></tr>`;
+  });
+  return `<table id="summary-table"><thead><tr><th>run</th><th>ReXrank overall</th><th>micro</th>${tasks.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}<th>failed extractions</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function comparisonSection(c: ReportComparison): string {
+  const pv = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
+  return `<h2>Paired comparison</h2>
+<p><small>On the ${c.sharedItems} questions every run answered. Tiers: a run not significantly below its tier's leader (exact McNemar, Holm-adjusted, α = 0.05) shares the tier. Differences in points with a 95% paired bootstrap interval over studies.</small></p>
+<table id="ranking"><thead><tr><th>tier</th><th>run</th><th>accuracy %</th><th>p vs leader</th></tr></thead><tbody>${c.ranking.map((r) => `<tr><td>${r.tier}</td><td>${escapeHtml(r.name)}</td><td>${pct(r.accuracy)}</td><td>${r.pVsLeader === null ? 'leader' : pv(r.pVsLeader)}</td></tr>`).join('')}</tbody></table>
+<table id="pairs"><thead><tr><th>A</th><th>B</th><th>n</th><th>A %</th><th>B %</th><th>A − B</th><th>95% interval</th><th>only A / only B</th><th>McNemar p</th></tr></thead><tbody>${c.pairs.map((p) => `<tr><td>${escapeHtml(p.a)}</td><td>${escapeHtml(p.b)}</td><td>${p.n}</td><td>${pct(p.accuracyA)}</td><td>${pct(p.accuracyB)}</td><td>${signed(p.difference)}</td><td>${signed(p.lo)} to ${signed(p.hi)}</td><td>${p.onlyA} / ${p.onlyB}</td><td>${pv(p.p)}</td></tr>`).join('')}</tbody></table>`;
 }
 
 function options(values: string[]): string {
@@ -74,47 +120,60 @@ table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.2rem .6rem;b
 tr.small td{color:#777}.badge{background:#fde68a;padding:.1rem .4rem;border-radius:.3rem;font-size:.8rem}
 .item{border:1px solid #ddd;border-radius:.4rem;padding:.6rem;margin:.6rem 0}.item.correct{border-left:6px solid #16a34a}.item.wrong{border-left:6px solid #dc2626}
 .item.unparseable{border-left:6px solid #d97706}.item.error{border-left:6px solid #6b7280}.status{font-weight:600;text-transform:uppercase;font-size:.75rem}
-.options{list-style:none;padding-left:.5rem}.options .gold{font-weight:600}.options .chosen{text-decoration:underline}.mark{color:#555;font-size:.85em}.thumb{border:0;padding:0;margin-right:.3rem;cursor:zoom-in;background:none}
+.options{list-style:none;padding-left:.5rem}.options .gold{font-weight:600}.thumb{border:0;padding:0;margin-right:.3rem;cursor:zoom-in;background:none}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}dialog img{max-width:90vw;max-height:85vh}#filters{position:sticky;top:0;background:#fff;padding:.4rem 0}
-.hidden{display:none}`;
+.hidden{display:none}.ci{color:#667;font-size:.85em;white-space:nowrap}td{white-space:nowrap}.answers{font-size:.9em;margin:.3rem 0}.answers td{text-align:left}
+.st.correct{color:#15803d}.st.wrong{color:#b91c1c}.st.unparseable{color:#b45309}.options{list-style:none;padding-left:.5rem}.mark{color:#555;font-size:.85em}
+.table-scroll{overflow-x:auto}`;
 
 // Filters and the image viewer. Without JavaScript everything is still shown.
 const SCRIPT = `const f={task:document.getElementById('f-task'),category:document.getElementById('f-category'),status:document.getElementById('f-status')};
-const count=document.getElementById('f-count');
-function apply(){let n=0;for(const el of document.querySelectorAll('.item')){const ok=['task','category','status'].every(k=>!f[k].value||el.dataset[k]===f[k].value);el.classList.toggle('hidden',!ok);if(ok)n++;}count.textContent=n+' shown';}
-for(const s of Object.values(f))s.addEventListener('change',apply);
+const model=document.getElementById('f-model'),disagree=document.getElementById('f-disagree'),count=document.getElementById('f-count'),items=document.getElementById('items');
+function apply(){const m=model?model.value:'0';items.dataset.model=m;let n=0;for(const el of document.querySelectorAll('.item')){const ok=(!f.task.value||el.dataset.task===f.task.value)&&(!f.category.value||el.dataset.category===f.category.value)&&(!f.status.value||el.dataset['status-'+m]===f.status.value||el.getAttribute('data-status-'+m)===f.status.value)&&(!disagree||!disagree.checked||el.dataset.agree==='no');el.classList.toggle('hidden',!ok);if(ok)n++;}count.textContent=n+' shown';}
+for(const s of [...Object.values(f),model,disagree])if(s)s.addEventListener('change',apply);
+const detail=document.getElementById('f-detail');
+function showDetail(){if(!detail)return;for(const d of document.querySelectorAll('.run-detail'))d.classList.toggle('hidden',d.dataset.run!==detail.value);}
+if(detail){detail.addEventListener('change',showDetail);showDetail();}
 const dlg=document.getElementById('viewer');
 document.addEventListener('click',e=>{const b=e.target.closest('.thumb');if(b){dlg.querySelector('.slot').replaceChildren(b.nextElementSibling.content.cloneNode(true));dlg.showModal();}else if(e.target===dlg||e.target.closest('.close')){dlg.close();}});
 apply();`;
 
 /** Renders the self-contained HTML report: one file, no network, charts inline as SVG, images as data URLs. */
 export function renderHtmlReport(report: HtmlReport): string {
-  const r = report.results;
-  const tasks = [...new Set(report.items.map((i) => i.task))].sort();
+  const runs = report.runs;
+  const r0 = runs[0]!.results;
   const categories = [...new Set(report.items.map((i) => i.category))].sort();
+  const tasks = report.taskOrder;
+  const several = runs.length > 1;
+  // The chosen model's answer is underlined; which model is chosen is the item browser's model switch.
+  const chosenCss = runs.map((_, i) => `#items[data-model="${i}"] li.chosen-${i}{text-decoration:underline}#items[data-model="${i}"] tr.answer-${i}{background:#f1f5f9}`).join('');
+  const details = runs.map((run, i) => `<section class="run-detail" data-run="${i}"><h3>${escapeHtml(run.label)}</h3>
+<p>Answers read: ${run.results.overall.readByRule} by the rules (${escapeHtml(run.results.reading.extractor)}), ${run.results.overall.readByJudge} by the judge (${escapeHtml(run.results.reading.judge ?? 'none used')}), ${run.results.overall.unparseable} unreadable — failed extractions, counted wrong. Errors ${run.results.overall.error}, not yet run ${run.results.notRun}.</p>
+${table(`tasks-${i}`, 'task', Object.fromEntries(tasks.filter((t) => run.results.byTask[t]).map((t) => [t, run.results.byTask[t]!])))}
+${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(report.title)}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-<style>${STYLE}</style></head><body>
-<h1>${escapeHtml(report.title)} ${report.baseline ? '<span class="badge">baseline</span>' : ''}</h1>
-<section id="summary"><p>Micro accuracy <b>${pct(r.overall.accuracy.value)}%</b> (Wilson ${pct(r.overall.accuracy.lo)}–${pct(r.overall.accuracy.hi)}; bootstrap over studies ${pct(r.overall.bootstrap.lo)}–${pct(r.overall.bootstrap.hi)}), n = ${r.overall.n}.
-ReXrank overall (mean of ${r.rexrankOverall.tasks.length} task accuracies) <b>${pct(r.rexrankOverall.value)}%</b> (${pct(r.rexrankOverall.lo)}–${pct(r.rexrankOverall.hi)}).
-Answers read: ${r.overall.readByRule} by the rules (${escapeHtml(r.reading.extractor)}), ${r.overall.readByJudge} by the judge (${escapeHtml(r.reading.judge ?? 'none used')}), ${r.overall.unparseable} unreadable — failed extractions, ${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%, counted wrong. Errors ${r.overall.error}, not yet run ${r.notRun}.</p>
-<p><small>${escapeHtml(report.manifestSummary)} · * fewer than ${r.settings.smallCell} questions · ${escapeHtml(r.settings.interval)}, ${r.settings.resamples} resamples, seed ${r.settings.seed}</small></p></section>
+<style>${STYLE}${chosenCss}</style></head><body>
+<h1>${escapeHtml(report.title)}</h1>
+<section id="summary"><div class="table-scroll">${summaryTable(runs, tasks)}</div>
+<p><small>Accuracy in % with 95% intervals (${escapeHtml(r0.settings.interval)}, ${r0.settings.resamples} resamples over studies, seed ${r0.settings.seed}); ReXrank overall is the mean of the task accuracies. Failed extractions are answers no rule (or judge) could read, counted wrong. ${escapeHtml(report.manifestSummary)}</small></p></section>
 <h2>Accuracy per task</h2>
 <figure id="accuracy-chart">${report.accuracyChartSvg}</figure>
-${table('tasks', 'task', r.byTask)}
-<h2>Categories</h2>
-${table('categories', 'category', r.byCategory)}
+${report.comparison ? comparisonSection(report.comparison) : ''}
+<h2>Tasks and categories${several ? ' per run' : ''}</h2>
+${several ? `<p><label>run <select id="f-detail">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label></p>` : ''}
+<p><small>* fewer than ${r0.settings.smallCell} questions</small></p>
+<div class="table-scroll" id="details">${details}</div>
 <h2>Agreement (Cohen's κ)</h2>
 <figure id="kappa-heatmap">${report.kappaHeatmapSvg ?? ''}</figure><p><small>${escapeHtml(report.kappaNote)}</small></p>
 <h2>Items</h2>
-<p id="items-legend"><small>In each item the <b>gold answer is bold</b> and <u>the model's answer is underlined</u>, each also marked in words; the left border is green when right, red when wrong, amber when no answer could be read, grey for an error.</small></p>
-<div id="filters"><label>task <select id="f-task"><option value="">all</option>${options(tasks)}</select></label>
+<p id="items-legend"><small>In each item the <b>gold answer is bold</b> (and marked "gold") and <u>the chosen run's answer is underlined</u>; every run's answer, its status and how it was read are in the table below the options. The left border is the first run's status: green right, red wrong, amber unreadable, grey error.</small></p>
+<div id="filters">${several ? `<label>run <select id="f-model">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label> ` : ''}<label>task <select id="f-task"><option value="">all</option>${options(tasks)}</select></label>
 <label>category <select id="f-category"><option value="">all</option>${options(categories)}</select></label>
-<label>status <select id="f-status"><option value="">all</option>${options(['correct', 'wrong', 'unparseable', 'error'])}</select></label> <span id="f-count"></span></div>
-<div id="items">
-${report.items.map(itemRow).join('\n')}
+<label>status <select id="f-status"><option value="">all</option>${options(['correct', 'wrong', 'unparseable', 'error'])}</select></label>${several ? ' <label><input type="checkbox" id="f-disagree"> only where the runs disagree</label>' : ''} <span id="f-count"></span></div>
+<div id="items" data-model="0">
+${report.items.map((item) => itemRow(item, runs)).join('\n')}
 </div>
 <dialog id="viewer"><button type="button" class="close">close</button><div class="slot"></div></dialog>
 <script>${SCRIPT}</script>

@@ -1,10 +1,11 @@
 import { renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveImagePath } from '../../dataset/image-path.js';
 import { TASK_NAMES } from '../../core/question.js';
 import { accuracyBarSpec, kappaHeatmapSpec, overallBarSpec, renderSvg } from '../../report/charts.js';
-import { renderHtmlReport, type ReportItem } from '../../report/html.js';
+import { renderHtmlReport, type ReportAnswer, type ReportComparison, type ReportItem } from '../../report/html.js';
+import { comparePaired, rankWithTiers } from '../../score/paired.js';
 import { selectImages } from '../../prompt/build-prompt.js';
 import { agreementOn, describePolicy } from '../../score/agreement-matrix.js';
 import { openSavedRun } from '../run-folder.js';
@@ -26,6 +27,24 @@ async function imageDataUrl(path: string, side: number, cache: Map<string, strin
   return url;
 }
 
+/** Ranking with tiers and every pair's paired difference, on the questions all runs answered (as `cxrbench compare`). */
+function pairedComparison(scored: ScoredRun[], label: (i: number) => string): ReportComparison {
+  const maps = scored.map((s) => new Map(s.items.map((it) => [it.question.id, it.outcome])));
+  const shared = [...maps[0]!.keys()].filter((id) => maps.every((m) => m.has(id)));
+  const pairs: ReportComparison['pairs'] = [];
+  for (let i = 0; i < maps.length; i++) {
+    for (let j = i + 1; j < maps.length; j++) {
+      const { overall } = comparePaired(shared.map((id) => {
+        const a = maps[i]!.get(id)!;
+        return { questionId: id, studyId: a.studyId, task: a.task, a: a.status === 'correct', b: maps[j]!.get(id)!.status === 'correct' };
+      }), 1000, 0);
+      pairs.push({ a: label(i), b: label(j), ...overall });
+    }
+  }
+  const ranking = rankWithTiers(maps.map((m, i) => ({ name: label(i), correct: new Map(shared.map((id) => [id, m.get(id)!.status === 'correct'])) })));
+  return { sharedItems: shared.length, ranking, pairs };
+}
+
 /**
  * Writes the self-contained HTML report of a run (and, with more runs, their comparison chart and kappa heatmap);
  * returns its path. Shared by `cxrbench report` and the demo.
@@ -34,7 +53,9 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   const runs = dirs.map(openSavedRun);
   const scored: ScoredRun[] = [];
   for (const run of runs) scored.push(await scoreRun(run));
-  const label = (i: number) => `${runs[i]!.manifest.adapter.baseline ? '[baseline] ' : ''}${runs[i]!.manifest.adapter.name}`;
+  const name = (i: number) => `${runs[i]!.manifest.adapter.baseline ? '[baseline] ' : ''}${runs[i]!.manifest.adapter.name}`;
+  // Two runs of one model (another prompt, another seed) are told apart by their folders.
+  const label = (i: number) => (runs.some((_, j) => j !== i && name(j) === name(i)) ? `${name(i)} (${basename(resolve(dirs[i]!))})` : name(i));
   const subject = runs[0]!;
   const bars = scored.flatMap((s, i) => Object.entries(s.results.byTask).map(([task, c]) => ({ run: label(i), group: task, accuracy: c.bootstrap.value, lo: c.bootstrap.lo, hi: c.bootstrap.hi })));
   const taskOrder = [...TASK_NAMES.filter((t) => bars.some((b) => b.group === t)), ...[...new Set(bars.map((b) => b.group))].filter((g) => !(TASK_NAMES as readonly string[]).includes(g)).sort()];
@@ -51,28 +72,33 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   }
   const cache = new Map<string, string>();
   const baseDir = dirname(subject.manifest.dataset.path);
+  // Every run's answer per question, by id; the item browser follows the first run's questions.
+  const byId = scored.map((s) => new Map(s.items.map((it) => [it.question.id, it])));
+  const answerOf = (it: ScoredRun['items'][number] | undefined): ReportAnswer => it
+    ? { status: it.outcome.status, predicted: it.outcome.predicted, rule: it.outcome.extraction?.rule ?? null, output: it.prediction?.response?.text ?? (it.prediction?.error ? `error: ${it.prediction.error.kind}: ${it.prediction.error.message}` : '') }
+    : { status: 'error', predicted: null, rule: null, output: '(this run has no answer to this question)' };
   const items: ReportItem[] = [];
-  for (const { question, outcome, prediction } of scored[0]!.items) {
+  for (const { question } of scored[0]!.items) {
     const images = [];
     for (const image of selectImages(question.images, { maxImages: subject.manifest.images.maxImages })) {
       const path = resolveImagePath(image.path, baseDir, 'default');
       images.push({ thumb: await imageDataUrl(path, 128, cache), full: await imageDataUrl(path, 768, cache), view: image.view });
     }
     items.push({
-      id: question.id, task: question.task, category: question.category ?? '(none)', status: outcome.status, question: question.text, options: [...question.options],
-      gold: question.answer, predicted: outcome.predicted, rule: outcome.extraction?.rule ?? null,
-      output: prediction?.response?.text ?? (prediction?.error ? `error: ${prediction.error.kind}: ${prediction.error.message}` : ''), explanation: question.explanation, images,
+      id: question.id, task: question.task, category: question.category ?? '(none)', question: question.text, options: [...question.options],
+      gold: question.answer, answers: byId.map((m) => answerOf(m.get(question.id))), explanation: question.explanation, images,
     });
   }
   const m = subject.manifest;
   const html = renderHtmlReport({
-    title: `${label(0)} on ${m.dataset.name}/${m.dataset.split}`,
-    results: scored[0]!.results,
-    baseline: m.adapter.baseline,
+    title: runs.length > 1 ? `${runs.length} runs compared on ${m.dataset.name}/${m.dataset.split}` : `${label(0)} on ${m.dataset.name}/${m.dataset.split}`,
+    runs: scored.map((s, i) => ({ label: label(i), baseline: runs[i]!.manifest.adapter.baseline, results: s.results })),
+    taskOrder,
     manifestSummary: `dataset sha256 ${m.dataset.sha256.slice(0, 12)}… · prompt ${m.prompt.name} v${m.prompt.version} · extractor ${m.extractor.name} ${m.extractor.version}${m.extractor.strict ? ' (strict)' : ''} · cxrbench ${m.toolVersion}`,
     accuracyChartSvg: (await renderSvg(accuracyBarSpec(bars, taskOrder))) + (await renderSvg(overallBarSpec(overall))),
     kappaHeatmapSvg: kappaSvg,
     kappaNote,
+    comparison: runs.length > 1 ? pairedComparison(scored, label) : null,
     items,
   });
   const file = resolve(out ?? join(dirs[0]!, 'report.html'));
