@@ -9,11 +9,10 @@
  *    then one and then two `cxrbench worker` processes: submissions scored per minute.
  * Run: `./run bench:board` (BENCH_SECONDS, BENCH_UPLOADS, BENCH_ITEMS to change the sizes).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { Question } from '../src/core/question.js';
 import { loadBenchmarkFromDataset } from '../src/board/load-benchmark.js';
@@ -23,6 +22,7 @@ import { readQuestions } from '../src/dataset/read-dataset.js';
 import { createToken, createUser } from '../src/store/accounts.js';
 import { migrate, openStore } from '../src/store/connect.js';
 import { writeSyntheticRexvqa } from '../test/helpers/synthetic-dataset.js';
+import { startCxrbench, stopProcess } from '../test/helpers/processes.js';
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 41_007);
 const ENTRIES = 12;
@@ -31,7 +31,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const UPLOADS_UNDER_LOAD = Number(process.env.BENCH_UPLOADS ?? 16);
 /** Uploads queued for each throughput measurement. */
 const UPLOADS_PER_THROUGHPUT_RUN = Number(process.env.BENCH_THROUGHPUT_UPLOADS ?? 8);
-const bin = fileURLToPath(new URL('../bin/cxrbench.js', import.meta.url));
 
 type Load = { rps: number; p99: number; p50: number; max: number; errors: number; non2xx: number };
 
@@ -40,23 +39,7 @@ async function load(url: string, connections: number): Promise<Load> {
   return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, max: result.latency.max, errors: result.errors, non2xx: result.non2xx };
 }
 
-/** Starts a `cxrbench` process and resolves once it printed `ready`; its output is kept for the log lines. */
-async function startProcess(args: string[], ready: string): Promise<ChildProcess & { output: () => string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  for (let i = 0; i < 600 && !out.includes(ready); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!out.includes(ready)) throw new Error(`${args[0]} did not start: ${out}`);
-  return Object.assign(child, { output: () => out });
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
+const startProcess = (args: string[], ready: string) => startCxrbench(args, ready, {}, 30_000);
 
 async function main(): Promise<void> {
   const dir = join(tmpdir(), `cxrbench-bench-board-${process.pid}`);
@@ -169,7 +152,7 @@ async function main(): Promise<void> {
       await waitScored(queued);
       const seconds = (Math.max(...queued.map((id) => scoredAt.get(id)!)) - started) / 1000;
       throughput.push({ workers, seconds, perMinute: (UPLOADS_PER_THROUGHPUT_RUN / seconds) * 60 });
-      await Promise.all(running.map(stopProcess));
+      await Promise.all(running.map((w) => stopProcess(w)));
     }
     await stopProcess(server);
 
@@ -189,7 +172,7 @@ async function main(): Promise<void> {
       `idle goal ≥ 2,000 req/s and p99 < 50 ms: page ${(page.rps / 2000).toFixed(2)}× / p99 ${(page.p99 / 50).toFixed(2)}×; API ${(api.rps / 2000).toFixed(2)}× / p99 ${(api.p99 / 50).toFixed(2)}×`,
       ...[queuedRun, arrivingRun].map((r) => `while scoring, ${r.mode === 'queued' ? 'queue filled beforehand' : 'uploads arriving back to back'} (${UPLOADS_UNDER_LOAD} submissions of ${ITEMS} raw answers; ${r.scoredInWindow} scored and published inside the two load windows, scoring ${r.stillGoing ? 'still going' : 'finished'} when they ended): page p99 ${r.page.p99} ms (${(r.page.p99 / 50).toFixed(2)}× the 50 ms limit), API p99 ${r.api.p99} ms (${(r.api.p99 / 50).toFixed(2)}×)`),
       `upload accepted (parsed, every id checked, stored, queued; HTTP 202): median ${accept[Math.floor(accept.length / 2)]!.toFixed(2)} s, worst ${accept[accept.length - 1]!.toFixed(2)} s`,
-      ...throughput.map((t) => `scoring throughput, ${t.workers} worker process(es) (serve --workers 0 + cxrbench worker): ${UPLOADS_PER_THROUGHPUT_RUN} queued 41K-item uploads in ${t.seconds.toFixed(1)} s from worker start = ${t.perMinute.toFixed(1)} per minute`),
+      ...throughput.map((t) => `scoring throughput, ${t.workers} worker process(es) (serve --workers 0 + cxrbench worker): ${UPLOADS_PER_THROUGHPUT_RUN} queued ${ITEMS}-item uploads in ${t.seconds.toFixed(1)} s from worker start = ${t.perMinute.toFixed(1)} per minute`),
       `2 workers / 1 worker: ${(throughput[1]!.perMinute / throughput[0]!.perMinute).toFixed(2)}×`,
       '',
     ].join('\n'));

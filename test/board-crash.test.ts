@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadBenchmarkFromDataset } from '../src/board/load-benchmark.js';
 import { createToken, createUser } from '../src/store/accounts.js';
 import { DIALECTS, freshStore, lazyCluster } from './helpers/board.js';
@@ -11,27 +9,14 @@ import { detectLayout } from '../src/dataset/layout.js';
 import { readQuestions } from '../src/dataset/read-dataset.js';
 import { tempDir } from './helpers/records.js';
 import { writeSyntheticRexvqa } from './helpers/synthetic-dataset.js';
+import { FAST_QUEUE, startCxrbench } from './helpers/processes.js';
 
-const bin = fileURLToPath(new URL('../bin/cxrbench.js', import.meta.url));
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
 
-/** Queue timings short enough that a dead scorer's job is taken again within seconds. */
-const FAST_QUEUE = { CXRBENCH_SCORING_LEASE_SECONDS: '3', CXRBENCH_QUEUE_SUPERVISE_SECONDS: '1', CXRBENCH_QUEUE_POLL_MS: '200', CXRBENCH_SCORING_RETRY_DELAY_SECONDS: '0' };
-
-async function startServer(dataDir: string, port: number, databaseUrl: string | undefined): Promise<ChildProcess & { output: () => string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...FAST_QUEUE };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [bin, 'serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  for (let i = 0; i < 200 && !out.includes('cxrbench board on'); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!out.includes('cxrbench board on')) throw new Error(`server did not start: ${out}`);
-  return Object.assign(child, { output: () => out });
-}
+const startServer = (dataDir: string, port: number, databaseUrl: string | undefined) =>
+  startCxrbench(['serve', '--data-dir', dataDir, '--port', String(port), '--log-level', 'warn'], 'cxrbench board on', { ...FAST_QUEUE, DATABASE_URL: databaseUrl });
 
 for (const dialect of DIALECTS) {
   test(`crash (${dialect}): a server killed while its thread scores leaves no half-scored entry; after restart the job is taken again and scored, no one has to retry`, { timeout: 180_000 }, async () => {

@@ -27,6 +27,14 @@ for (const dialect of DIALECTS) {
       await signUpInBrowser(page, base);
       const file = { name: 'preds.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(predictionsJsonl(board.questions, (q) => q.answer)) };
 
+      /** A fresh form with the file chosen, these fields filled and the open-weights box ticked. */
+      const fillForm = async (fields: Record<string, string>) => {
+        await page.goto(`${base}/b/demo/submit`);
+        await page.setInputFiles('input[name=file]', file);
+        for (const [selector, value] of Object.entries(fields)) await page.fill(selector, value);
+        await page.check('input[name=openWeights]');
+      };
+
       // 1. The browser's own checks: the attributes are real attributes, so good values pass and bad ones do not.
       await page.goto(`${base}/b/demo/submit`);
       assert.equal(await page.getAttribute('input[name=name]', 'maxlength'), '120');
@@ -44,17 +52,10 @@ for (const dialect of DIALECTS) {
       assert.equal(await formValid(page), false, 'the form is not sent with a missing file and bad values');
 
       // 2. Every field filled with a good value: sent, stored, shown on the model card.
-      await page.goto(`${base}/b/demo/submit`);
-      await page.setInputFiles('input[name=file]', file);
-      await page.fill('input[name=name]', 'RadVLM-7B');
-      await page.fill('input[name=organisation]', 'Hospital Lab');
-      await page.fill('input[name=url]', 'https://example.org/radvlm');
-      await page.fill('input[name=paper]', 'https://arxiv.org/abs/2506.00001');
-      await page.fill('input[name=parametersBillion]', '7.5');
-      await page.fill('input[name=date]', '2025-06-01');
-      await page.check('input[name=openWeights]');
-      await page.fill('textarea[name=prompt]', 'Answer with one letter.');
-      await page.fill('textarea[name=notes]', 'Fine-tuned on CXR reports.');
+      await fillForm({
+        'input[name=name]': 'RadVLM-7B', 'input[name=organisation]': 'Hospital Lab', 'input[name=url]': 'https://example.org/radvlm', 'input[name=paper]': 'https://arxiv.org/abs/2506.00001',
+        'input[name=parametersBillion]': '7.5', 'input[name=date]': '2025-06-01', 'textarea[name=prompt]': 'Answer with one letter.', 'textarea[name=notes]': 'Fine-tuned on CXR reports.',
+      });
       assert.ok(await formValid(page), 'every field filled: the browser lets it go');
       await Promise.all([page.waitForURL(/\/submissions\/[0-9a-f-]+$/), page.click('#submit-form button[type=submit]')]);
       await page.waitForSelector('#entry-link', { timeout: 30_000 });
@@ -64,13 +65,7 @@ for (const dialect of DIALECTS) {
 
       // 3. A value only the server refuses (an ftp link is a URL to the browser): named next to its field, in words;
       //    everything typed is kept, the chosen file is named.
-      await page.goto(`${base}/b/demo/submit`);
-      await page.setInputFiles('input[name=file]', file);
-      await page.fill('input[name=name]', 'RadVLM-8B');
-      await page.fill('input[name=paper]', 'ftp://example.org/paper.pdf');
-      await page.fill('input[name=parametersBillion]', '8');
-      await page.fill('input[name=date]', '2025-07-01');
-      await page.check('input[name=openWeights]');
+      await fillForm({ 'input[name=name]': 'RadVLM-8B', 'input[name=paper]': 'ftp://example.org/paper.pdf', 'input[name=parametersBillion]': '8', 'input[name=date]': '2025-07-01' });
       await Promise.all([page.waitForLoadState('load'), page.click('#submit-form button[type=submit]')]);
       assert.match((await page.textContent('.problems')) ?? '', /Nothing was stored: the model card has 1 problem\.\s*The paper URL must start with http:\/\/ or https:\/\//);
       assert.equal(await page.getAttribute('input[name=paper]', 'aria-invalid'), 'true');

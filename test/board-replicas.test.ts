@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadBenchmarkFromDataset } from '../src/board/load-benchmark.js';
 import { createToken, createUser } from '../src/store/accounts.js';
 import { detectLayout } from '../src/dataset/layout.js';
@@ -12,29 +11,14 @@ import { readQuestions } from '../src/dataset/read-dataset.js';
 import { freshStore, lazyCluster } from './helpers/board.js';
 import { tempDir } from './helpers/records.js';
 import { writeSyntheticRexvqa } from './helpers/synthetic-dataset.js';
+import { FAST_QUEUE, startCxrbench, stopProcess } from './helpers/processes.js';
 
-const bin = fileURLToPath(new URL('../bin/cxrbench.js', import.meta.url));
 const cluster = lazyCluster();
 after(() => cluster.stop());
 
-const FAST_QUEUE = { CXRBENCH_SCORING_LEASE_SECONDS: '3', CXRBENCH_QUEUE_SUPERVISE_SECONDS: '1', CXRBENCH_QUEUE_POLL_MS: '200', CXRBENCH_SCORING_RETRY_DELAY_SECONDS: '0' };
-
 /** Starts `cxrbench <args>` on the database and waits for its start line. */
-async function start(args: string[], databaseUrl: string, ready: string): Promise<ChildProcess & { output: () => string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...FAST_QUEUE, DATABASE_URL: databaseUrl } });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  for (let i = 0; i < 400 && !out.includes(ready); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!out.includes(ready)) throw new Error(`${args[0]} did not start: ${out}`);
-  return Object.assign(child, { output: () => out });
-}
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill(signal);
-  await new Promise((r) => child.once('exit', r));
-}
+const start = (args: string[], databaseUrl: string, ready: string) => startCxrbench(args, ready, { ...FAST_QUEUE, DATABASE_URL: databaseUrl });
+const stop = stopProcess;
 
 const port = () => 20000 + Math.floor(Math.random() * 20000);
 

@@ -25,8 +25,8 @@ export interface ReportItem {
 
 /** A run of the report: its name and scored results. */
 export interface ReportRun {
+  /** Its name; a baseline's says so ("[baseline] …"). */
   label: string;
-  baseline: boolean;
   results: Results;
 }
 
@@ -78,7 +78,7 @@ function itemRow(item: ReportItem, runs: readonly ReportRun[]): string {
   const letters = new Set(item.answers.map((a) => a.predicted ?? '∅'));
   const statuses = item.answers.map((a, r) => ` data-status-${r}="${a.status}"`).join('');
   const answers = item.answers.map((a, r) => `<tr class="answer-${r}"><td>${escapeHtml(runs[r]?.label ?? `run ${r + 1}`)}</td><td><b>${a.predicted ?? '—'}</b></td><td class="st ${a.status}">${a.status}</td><td><code>${escapeHtml(a.rule ?? '—')}</code></td><td><details><summary>raw output</summary><pre>${escapeHtml(a.output)}</pre></details></td></tr>`).join('');
-  return `<article class="item ${item.answers[0]?.status ?? ''}" data-task="${escapeHtml(item.task)}" data-category="${escapeHtml(item.category)}" data-status="${item.answers[0]?.status ?? ''}"${statuses} data-agree="${letters.size === 1 ? 'yes' : 'no'}">
+  return `<article class="item ${item.answers[0]?.status ?? ''}" data-task="${escapeHtml(item.task)}" data-category="${escapeHtml(item.category)}"${statuses} data-agree="${letters.size === 1 ? 'yes' : 'no'}">
 <header><code>${escapeHtml(item.id)}</code> · ${escapeHtml(item.task)} · ${escapeHtml(item.category)}</header>
 <div class="images">${images}</div>
 <p class="q">${escapeHtml(item.question)}</p>
@@ -117,19 +117,19 @@ function options(values: string[]): string {
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1a1a1a}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:right}th:first-child,td:first-child{text-align:left}
-tr.small td{color:#777}.badge{background:#fde68a;padding:.1rem .4rem;border-radius:.3rem;font-size:.8rem}
+tr.small td{color:#777}
 .item{border:1px solid #ddd;border-radius:.4rem;padding:.6rem;margin:.6rem 0}.item.correct{border-left:6px solid #16a34a}.item.wrong{border-left:6px solid #dc2626}
-.item.unparseable{border-left:6px solid #d97706}.item.error{border-left:6px solid #6b7280}.status{font-weight:600;text-transform:uppercase;font-size:.75rem}
+.item.unparseable{border-left:6px solid #d97706}.item.error{border-left:6px solid #6b7280}
 .options{list-style:none;padding-left:.5rem}.options .gold{font-weight:600}.thumb{border:0;padding:0;margin-right:.3rem;cursor:zoom-in;background:none}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}dialog img{max-width:90vw;max-height:85vh}#filters{position:sticky;top:0;background:#fff;padding:.4rem 0}
 .hidden{display:none}.ci{color:#667;font-size:.85em;white-space:nowrap}td{white-space:nowrap}.answers{font-size:.9em;margin:.3rem 0}.answers td{text-align:left}
-.st.correct{color:#15803d}.st.wrong{color:#b91c1c}.st.unparseable{color:#b45309}.options{list-style:none;padding-left:.5rem}.mark{color:#555;font-size:.85em}
+.st.correct{color:#15803d}.st.wrong{color:#b91c1c}.st.unparseable{color:#b45309}.mark{color:#555;font-size:.85em}
 .table-scroll{overflow-x:auto}`;
 
 // Filters and the image viewer. Without JavaScript everything is still shown.
 const SCRIPT = `const f={task:document.getElementById('f-task'),category:document.getElementById('f-category'),status:document.getElementById('f-status')};
 const model=document.getElementById('f-model'),disagree=document.getElementById('f-disagree'),count=document.getElementById('f-count'),items=document.getElementById('items');
-function apply(){const m=model?model.value:'0';items.dataset.model=m;let n=0;for(const el of document.querySelectorAll('.item')){const ok=(!f.task.value||el.dataset.task===f.task.value)&&(!f.category.value||el.dataset.category===f.category.value)&&(!f.status.value||el.dataset['status-'+m]===f.status.value||el.getAttribute('data-status-'+m)===f.status.value)&&(!disagree||!disagree.checked||el.dataset.agree==='no');el.classList.toggle('hidden',!ok);if(ok)n++;}count.textContent=n+' shown';}
+function apply(){const m=model?model.value:'0';items.dataset.model=m;let n=0;for(const el of document.querySelectorAll('.item')){const ok=(!f.task.value||el.dataset.task===f.task.value)&&(!f.category.value||el.dataset.category===f.category.value)&&(!f.status.value||el.getAttribute('data-status-'+m)===f.status.value)&&(!disagree||!disagree.checked||el.dataset.agree==='no');el.classList.toggle('hidden',!ok);if(ok)n++;}count.textContent=n+' shown';}
 for(const s of [...Object.values(f),model,disagree])if(s)s.addEventListener('change',apply);
 const detail=document.getElementById('f-detail');
 function showDetail(){if(!detail)return;for(const d of document.querySelectorAll('.run-detail'))d.classList.toggle('hidden',d.dataset.run!==detail.value);}

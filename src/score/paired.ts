@@ -114,3 +114,29 @@ export function rankWithTiers(runs: { name: string; correct: Map<string, boolean
   }
   return out;
 }
+
+/** Two or more runs compared on the questions they share: every pair (overall and per task) and the tiered ranking. */
+export interface RunsComparison {
+  pairs: { a: string; b: string; overall: PairedComparison; byTask: Record<string, PairedComparison> }[];
+  ranking: ReturnType<typeof rankWithTiers>;
+}
+
+/**
+ * Compares named runs on `shared` question ids (each run has an outcome for every one): the paired comparison of
+ * each pair, in order, and the rank tiers. `cxrbench compare` and the HTML report both show this.
+ */
+export function compareRuns(runs: readonly { name: string; outcomes: ReadonlyMap<string, { studyId: string; task: string; status: string }> }[], shared: readonly string[], resamples: number, seed: number): RunsComparison {
+  const right = (run: (typeof runs)[number], id: string) => run.outcomes.get(id)!.status === 'correct';
+  const pairs: RunsComparison['pairs'] = [];
+  for (let i = 0; i < runs.length; i++) {
+    for (let j = i + 1; j < runs.length; j++) {
+      const items: PairedItem[] = shared.map((id) => {
+        const a = runs[i]!.outcomes.get(id)!;
+        return { questionId: id, studyId: a.studyId, task: a.task, a: right(runs[i]!, id), b: right(runs[j]!, id) };
+      });
+      pairs.push({ a: runs[i]!.name, b: runs[j]!.name, ...comparePaired(items, resamples, seed) });
+    }
+  }
+  const ranking = rankWithTiers(runs.map((run) => ({ name: run.name, correct: new Map(shared.map((id) => [id, right(run, id)])) })));
+  return { pairs, ranking };
+}

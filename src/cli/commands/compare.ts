@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CxrError } from '../../core/errors.js';
 import type { Outcome } from '../../core/model-io.js';
 import { renderTable } from '../../report/text-table.js';
-import { comparePaired, rankWithTiers, type PairedComparison, type PairedItem } from '../../score/paired.js';
+import { compareRuns } from '../../score/paired.js';
 import { parseFormat } from '../output-format.js';
 import { openSavedRun, type SavedRun } from '../run-folder.js';
 import { savedRunOutcomes } from '../saved-run-outcomes.js';
@@ -47,17 +47,7 @@ export function registerCompare(program: Command): void {
       const names = runs.map((r, i) => `${r.manifest.adapter.baseline ? '[baseline] ' : ''}${r.manifest.adapter.name} (${dirs[i]})`);
       const resamples = Math.max(1, Number(opts.resamples) || 1000);
       const seed = Number(opts.seed) || 0;
-      const pairs: { a: string; b: string; overall: PairedComparison; byTask: Record<string, PairedComparison> }[] = [];
-      for (let i = 0; i < runs.length; i++) {
-        for (let j = i + 1; j < runs.length; j++) {
-          const items: PairedItem[] = shared.map((id) => {
-            const oa = outcomes[i]!.get(id)!;
-            return { questionId: id, studyId: oa.studyId, task: oa.task, a: oa.status === 'correct', b: outcomes[j]!.get(id)!.status === 'correct' };
-          });
-          pairs.push({ a: names[i]!, b: names[j]!, ...comparePaired(items, resamples, seed) });
-        }
-      }
-      const ranking = rankWithTiers(runs.map((_, i) => ({ name: names[i]!, correct: new Map(shared.map((id) => [id, outcomes[i]!.get(id)!.status === 'correct'])) })));
+      const { pairs, ranking } = compareRuns(runs.map((_, i) => ({ name: names[i]!, outcomes: outcomes[i]! })), shared, resamples, seed);
       if (format === 'json') {
         process.stdout.write(JSON.stringify({ sharedItems: shared.length, pairs, ranking, settings: { resamples, seed, test: 'exact McNemar; Holm across tasks; tiers at alpha 0.05' } }, null, 2) + '\n');
         return;

@@ -5,7 +5,7 @@ import { resolveImagePath } from '../../dataset/image-path.js';
 import { TASK_NAMES } from '../../core/question.js';
 import { accuracyBarSpec, kappaHeatmapSpec, overallBarSpec, renderSvg } from '../../report/charts.js';
 import { renderHtmlReport, type ReportAnswer, type ReportComparison, type ReportItem } from '../../report/html.js';
-import { comparePaired, rankWithTiers } from '../../score/paired.js';
+import { compareRuns } from '../../score/paired.js';
 import { selectImages } from '../../prompt/build-prompt.js';
 import { agreementOn, describePolicy } from '../../score/agreement-matrix.js';
 import { openSavedRun } from '../run-folder.js';
@@ -29,20 +29,10 @@ async function imageDataUrl(path: string, side: number, cache: Map<string, strin
 
 /** Ranking with tiers and every pair's paired difference, on the questions all runs answered (as `cxrbench compare`). */
 function pairedComparison(scored: ScoredRun[], label: (i: number) => string): ReportComparison {
-  const maps = scored.map((s) => new Map(s.items.map((it) => [it.question.id, it.outcome])));
-  const shared = [...maps[0]!.keys()].filter((id) => maps.every((m) => m.has(id)));
-  const pairs: ReportComparison['pairs'] = [];
-  for (let i = 0; i < maps.length; i++) {
-    for (let j = i + 1; j < maps.length; j++) {
-      const { overall } = comparePaired(shared.map((id) => {
-        const a = maps[i]!.get(id)!;
-        return { questionId: id, studyId: a.studyId, task: a.task, a: a.status === 'correct', b: maps[j]!.get(id)!.status === 'correct' };
-      }), 1000, 0);
-      pairs.push({ a: label(i), b: label(j), ...overall });
-    }
-  }
-  const ranking = rankWithTiers(maps.map((m, i) => ({ name: label(i), correct: new Map(shared.map((id) => [id, m.get(id)!.status === 'correct'])) })));
-  return { sharedItems: shared.length, ranking, pairs };
+  const runs = scored.map((s, i) => ({ name: label(i), outcomes: new Map(s.items.map((it) => [it.question.id, it.outcome])) }));
+  const shared = [...runs[0]!.outcomes.keys()].filter((id) => runs.every((r) => r.outcomes.has(id)));
+  const { pairs, ranking } = compareRuns(runs, shared, 1000, 0);
+  return { sharedItems: shared.length, ranking, pairs: pairs.map((p) => ({ a: p.a, b: p.b, ...p.overall })) };
 }
 
 /**
@@ -92,7 +82,7 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   const m = subject.manifest;
   const html = renderHtmlReport({
     title: runs.length > 1 ? `${runs.length} runs compared on ${m.dataset.name}/${m.dataset.split}` : `${label(0)} on ${m.dataset.name}/${m.dataset.split}`,
-    runs: scored.map((s, i) => ({ label: label(i), baseline: runs[i]!.manifest.adapter.baseline, results: s.results })),
+    runs: scored.map((s, i) => ({ label: label(i), results: s.results })),
     taskOrder,
     manifestSummary: `dataset sha256 ${m.dataset.sha256.slice(0, 12)}… · prompt ${m.prompt.name} v${m.prompt.version} · extractor ${m.extractor.name} ${m.extractor.version}${m.extractor.strict ? ' (strict)' : ''} · cxrbench ${m.toolVersion}`,
     accuracyChartSvg: (await renderSvg(accuracyBarSpec(bars, taskOrder))) + (await renderSvg(overallBarSpec(overall))),

@@ -33,7 +33,7 @@ const CARD_FIELDS: { name: string; label: string; type: string; attrs: Record<st
 ];
 
 /** What went wrong with an upload, in words, for the top of the form; `fields` are errors by field name. */
-export interface FormErrors {
+interface FormErrors {
   message: Html | null;
   fields?: Record<string, string>;
   /** The file the person had chosen: browsers cannot keep it, so it is named. */
