@@ -6,22 +6,23 @@ import { evaluate } from '../src/cli/evaluate.js';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { CxrError } from '../src/core/errors.js';
 import { questionOf, startFakeOpenAI } from './helpers/fake-openai-server.js';
+import { DEMO_TEST } from './helpers/demo.js';
 import { evalSettings } from './helpers/eval-settings.js';
 import { tempDir } from './helpers/records.js';
 
 const outcomes = (dir: string) => readFileSync(join(dir, 'outcomes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { questionId: string; status: string; predicted: string | null });
 
 test('batch mode: write, submit, poll, collect into the same journal; outcomes equal an online run; a failed line is an error', async () => {
-  const server = await startFakeOpenAI({ batchPollsUntilDone: 2, fault: (_i, r) => (questionOf(r.text) === 'Are pleural effusions present?' ? '500' : null) });
+  const server = await startFakeOpenAI({ batchPollsUntilDone: 2, fault: (_i, r) => (questionOf(r.text) === 'Is there a pneumothorax?' ? '500' : null) });
   try {
     const batchOut = join(tempDir(), 'batch');
     const batched = await evaluate(evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [server.url], out: batchOut, batchPollSeconds: 0.05 }));
     assert.equal(server.batches.length, 1);
-    assert.equal(server.batches[0]!.lines, 14);
+    assert.equal(server.batches[0]!.lines, DEMO_TEST.n);
     assert.equal(batched.summary.complete, true);
     assert.equal(batched.summary.overall.error, 1);
     const input = readFileSync(join(batchOut, 'batches', 'input-001.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; url: string; body: { messages: unknown[] } });
-    assert.equal(input.length, 14);
+    assert.equal(input.length, DEMO_TEST.n);
     assert.ok(input.every((l) => l.url === '/v1/chat/completions' && l.body.messages.length === 2));
 
     const online = join(tempDir(), 'online');
@@ -46,7 +47,7 @@ test('batch mode: an interrupted run resumes polling the submitted job instead o
     const resumed = await evaluate(settings);
     assert.equal(server.batches.length, 1, 'not submitted again');
     assert.equal(resumed.summary.complete, true);
-    assert.equal(resumed.summary.overall.n, 14);
+    assert.equal(resumed.summary.overall.n, DEMO_TEST.n);
   } finally {
     await server.close();
   }

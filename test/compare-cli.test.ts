@@ -7,15 +7,18 @@ import { mcnemarExact } from '../src/score/compare.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/records.js';
 
-/** A replay run whose first `right` test questions are answered correctly and the rest wrongly. */
-async function run(dir: string, name: string, right: (i: number) => boolean, extra: string[] = []): Promise<string> {
+/**
+ * A replay run over the first `limit` questions of the demo's test split (14 by default, so the figures below are
+ * worked out by hand), answering question i correctly when `right(i)`.
+ */
+async function run(dir: string, name: string, right: (i: number) => boolean, limit = 14): Promise<string> {
   const goldRun = join(dir, 'gold');
-  await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', goldRun, '--quiet']);
+  await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--limit', '14', '--out', goldRun, '--quiet']);
   const gold = JSON.parse(readFileSync(join(goldRun, 'rexrank-predictions.json'), 'utf8')) as Record<string, { correct_answer: string }>;
   const file = join(dir, `${name}.jsonl`);
   writeFileSync(file, Object.entries(gold).map(([id, r], i) => JSON.stringify({ id, prediction: right(i) ? r.correct_answer : r.correct_answer === 'A' ? 'B' : 'A' })).join('\n') + '\n');
   const out = join(dir, name);
-  const result = await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--out', out, '--quiet', ...extra]);
+  const result = await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--limit', String(limit), '--out', out, '--quiet']);
   assert.equal(result.code, 0, result.stderr);
   return out;
 }
@@ -35,7 +38,7 @@ test('compare: paired difference, exact McNemar on discordant pairs, tiers; diff
   assert.equal(ab.p, mcnemarExact(8, 0));
   assert.ok(ab.lo >= 0 && ab.lo < ab.difference && ab.hi > ab.difference, `${ab.lo} ${ab.hi}`);
   assert.deepEqual(result.ranking.map((r: { tier: number }) => r.tier), [1, 1, 2]); // a leads; c (1 discordant pair) ties; b (6) does not
-  const partial = await run(dir, 'd', () => true, ['--limit', '10']);
+  const partial = await run(dir, 'd', () => true, 10);
   const refused = await runCli(['compare', a, partial]);
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /different dataset versions|cover different items/);

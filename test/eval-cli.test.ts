@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { runCli } from './helpers/cli.js';
+import { DEMO_TEST } from './helpers/demo.js';
 import { tempDir } from './helpers/records.js';
 
 const outcomes = (dir: string) => readFileSync(join(dir, 'outcomes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { questionId: string; status: string; predicted: string | null });
@@ -13,16 +14,16 @@ test('eval cli: a baseline run prints accuracy per task, labels the baseline, an
   const run = await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--seed', '7', '--out', out, '--quiet']);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^\[baseline\] random on demo\/test/);
-  assert.match(run.stdout, /all questions \(micro\)\s+14/);
+  assert.match(run.stdout, new RegExp(`all questions \\(micro\\)\\s+${DEMO_TEST.n}`));
   assert.match(run.stdout, /ReXrank overall \(mean of 5 task accuracies\)/);
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
   assert.equal(manifest.adapter.baseline, true);
-  assert.equal(manifest.dataset.count, 14);
+  assert.equal(manifest.dataset.count, DEMO_TEST.n);
   assert.match(manifest.dataset.sha256, /^[0-9a-f]{64}$/);
   assert.match(manifest.prompt.sha256, /^[0-9a-f]{64}$/);
   assert.equal(manifest.extractor.name, 'cxrbench-reader');
   const rexrank = JSON.parse(readFileSync(join(out, 'rexrank-predictions.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-  assert.equal(Object.keys(rexrank).length, 14);
+  assert.equal(Object.keys(rexrank).length, DEMO_TEST.n);
   assert.ok(Object.values(rexrank).every((r) => typeof r.model_prediction === 'string' && Array.isArray(r.options) && typeof r.correct_answer === 'string'));
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
   assert.equal(summary.baseline, true);
@@ -46,15 +47,16 @@ test('eval cli: replaying a run\'s own ReXrank file reproduces its outcomes exac
 test('eval cli: replay of a partial file marks the missing questions as errors, naming them', async () => {
   const dir = tempDir();
   const file = join(dir, 'p.jsonl');
-  writeFileSync(file, `${JSON.stringify({ id: 'demo_test_011', prediction: '{"answer": "A"}' })}\n`);
+  writeFileSync(file, `${JSON.stringify({ id: DEMO_TEST.ids[0], prediction: '{"answer": "A"}' })}\n`);
   const out = join(dir, 'run');
   const run = await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--out', out, '--quiet']);
   assert.equal(run.code, 5, 'a run that ends with errors says so in its exit code');
-  assert.match(run.stdout, /FINISHED WITH ERRORS: 13 of 14 question\(s\) ended in error after their retries \(client 13\)/);
+  const missing = DEMO_TEST.n - 1;
+  assert.match(run.stdout, new RegExp(`FINISHED WITH ERRORS: ${missing} of ${DEMO_TEST.n} question\\(s\\) ended in error after their retries \\(client ${missing}\\)`));
   const statuses = outcomes(out).map((o) => o.status);
-  assert.equal(statuses.filter((s) => s === 'error').length, 13);
+  assert.equal(statuses.filter((s) => s === 'error').length, missing);
   const journal = readFileSync(join(out, 'predictions.jsonl'), 'utf8');
-  assert.match(journal, /no prediction for question \\"demo_test_012\\"/);
+  assert.ok(journal.includes(`no prediction for question \\"${DEMO_TEST.ids[1]}\\"`));
 });
 
 test('extract-audit: shows how many items and points strict extraction versus the full rules moves', async () => {
@@ -63,7 +65,9 @@ test('extract-audit: shows how many items and points strict extraction versus th
   const first = join(dir, 'ids');
   await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', first, '--quiet']);
   const realIds = outcomes(first).map((o) => o.questionId);
-  assert.equal(realIds.length, 14);
+  assert.equal(realIds.length, DEMO_TEST.n);
+  const n = realIds.length;
+  const pct = (k: number) => (100 * k / n).toFixed(2).replace('.', '\\.');
   const gold = JSON.parse(readFileSync(join(first, 'rexrank-predictions.json'), 'utf8')) as Record<string, { correct_answer: string }>;
   // 4 JSON answers (read by both), 6 phrase answers (lenient only), 4 hedges (neither).
   const lines = realIds.map((id, i) => {
@@ -76,9 +80,9 @@ test('extract-audit: shows how many items and points strict extraction versus th
   assert.equal((await runCli(['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--out', out, '--quiet'])).code, 0);
   const audit = await runCli(['extract-audit', out]);
   assert.equal(audit.code, 0, audit.stderr);
-  assert.match(audit.stdout, /strict \(JSON, tags\)\s+28\.57%\s+4\s+0\s+10\s+0/);
-  assert.match(audit.stdout, /rules\s+71\.43%\s+10\s+0\s+4\s+0/);
-  assert.match(audit.stdout, /rules vs strict \(JSON, tags\): 42\.86 accuracy points; 6 item\(s\) change/);
+  assert.match(audit.stdout, new RegExp(`strict \\(JSON, tags\\)\\s+${pct(4)}%\\s+4\\s+0\\s+${n - 4}\\s+0`));
+  assert.match(audit.stdout, new RegExp(`rules\\s+${pct(10)}%\\s+10\\s+0\\s+${n - 10}\\s+0`));
+  assert.match(audit.stdout, new RegExp(`rules vs strict \\(JSON, tags\\): ${pct(6)} accuracy points; 6 item\\(s\\) change`));
   assert.match(audit.stdout, /unparseable → correct\s+6/);
   assert.match(audit.stdout, /No judge: give --judge/);
   const missing = await runCli(['extract-audit', dir]);
@@ -111,7 +115,7 @@ for (const c of failures) {
 test('eval cli: progress goes to stderr (done/total, rate, ETA, errors, unparseable) unless --quiet', async () => {
   const out = join(tempDir(), 'run');
   const loud = await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', out]);
-  assert.match(loud.stderr, /14\/14 · [\d.]+\/s · ETA — · errors 0 · unparseable 0 · in flight 0\/8/);
+  assert.match(loud.stderr, new RegExp(`${DEMO_TEST.n}/${DEMO_TEST.n} · [\\d.]+/s · ETA — · errors 0 · unparseable 0 · in flight 0/8`));
   const quiet = await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', join(tempDir(), 'q'), '--quiet']);
   assert.equal(quiet.stderr, '');
 });
@@ -128,14 +132,14 @@ test('eval cli: a run whose questions end in error after their retries does not 
     const failed = outcomes(out).filter((o) => o.status === 'error').length;
     assert.ok(failed > 0, 'some questions failed');
     assert.equal(first.code, 5, first.stderr);
-    assert.match(first.stdout, new RegExp(`FINISHED WITH ERRORS: ${failed} of 14 question\\(s\\) ended in error after their retries \\(server ${failed}\\); they count as wrong\\. Rerun the same command with --retry-errors`));
-    assert.doesNotMatch(first.stdout, /complete: 14 of 14/);
+    assert.match(first.stdout, new RegExp(`FINISHED WITH ERRORS: ${failed} of ${DEMO_TEST.n} question\\(s\\) ended in error after their retries \\(server ${failed}\\); they count as wrong\\. Rerun the same command with --retry-errors`));
+    assert.doesNotMatch(first.stdout, /complete: \d+ of \d+/);
     failing = false;
     const asked = server.requests.length;
     const retried = await runCli([...args, '--retry-errors']);
     assert.equal(retried.code, 0, retried.stderr);
     assert.equal(server.requests.length - asked, failed, 'only the failed questions are asked again');
-    assert.match(retried.stdout, /complete: 14 of 14 questions answered/);
+    assert.ok(retried.stdout.includes(`complete: ${DEMO_TEST.n} of ${DEMO_TEST.n} questions answered`));
   } finally {
     await server.close();
   }

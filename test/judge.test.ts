@@ -152,7 +152,8 @@ test('eval --judge: the judge reads what the rules cannot; counts, manifest and 
   try {
     const dir = tempDir();
     const ids = join(dir, 'ids');
-    await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', ids, '--quiet']);
+    // The first 14 questions of the demo's test split: 10 + 2 + 2 below.
+    await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--limit', '14', '--out', ids, '--quiet']);
     const gold = JSON.parse(readFileSync(join(ids, 'rexrank-predictions.json'), 'utf8')) as Record<string, { correct_answer: string }>;
     const questionIds = Object.keys(gold);
     // 10 answers the rules read; 2 only a judge reads ("the fissure one" → B); 2 the judge calls "none".
@@ -160,7 +161,7 @@ test('eval --judge: the judge reads what the rules cannot; counts, manifest and 
     const file = join(dir, 'p.jsonl');
     writeFileSync(file, predictions.map((p) => JSON.stringify(p)).join('\n') + '\n');
     const out = join(dir, 'run');
-    const evalArgs = ['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--out', out, '--quiet', '--judge', 'openai:judge-model', '--judge-endpoint', server.url];
+    const evalArgs = ['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--limit', '14', '--out', out, '--quiet', '--judge', 'openai:judge-model', '--judge-endpoint', server.url];
     const run = await runCli(evalArgs);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /answers read: 10 by the rules, 2 by the judge \(judge-model\), 2 unreadable/);

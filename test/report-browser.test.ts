@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
-import { launchChromium } from './helpers/browser.js';
+import { keepScreenshot, launchChromium } from './helpers/browser.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/records.js';
 
@@ -64,14 +64,16 @@ test('HTML report in real Chromium, network blocked: charts render, filters work
     assert.match(firstOptions, /\(gold/);
     assert.match((await page.textContent('#items-legend')) ?? '', /gold answer is bold.*underlined/s);
 
-    // Filters: status=unparseable shows exactly the unparseable items.
-    assert.equal(await page.locator('.item:not(.hidden)').count(), 14);
+    // Filters: status=unparseable shows exactly the unparseable items (counts from the first run's own summary).
+    const summary = JSON.parse(readFileSync(join(dir, 'report-oracle', 'summary.json'), 'utf8')) as { overall: { n: number; unparseable: number }; byTask: Record<string, { n: number }> };
+    assert.ok(summary.overall.unparseable > 0);
+    assert.equal(await page.locator('.item:not(.hidden)').count(), summary.overall.n);
     await page.selectOption('#f-status', 'unparseable');
-    assert.equal(await page.locator('.item:not(.hidden)').count(), 1);
-    assert.equal(await page.locator('#f-count').textContent(), '1 shown');
+    assert.equal(await page.locator('.item:not(.hidden)').count(), summary.overall.unparseable);
+    assert.equal(await page.locator('#f-count').textContent(), `${summary.overall.unparseable} shown`);
     await page.selectOption('#f-status', '');
     await page.selectOption('#f-task', 'Negation Assessment');
-    assert.equal(await page.locator('.item:not(.hidden)').count(), 3);
+    assert.equal(await page.locator('.item:not(.hidden)').count(), summary.byTask['Negation Assessment']!.n);
     await page.selectOption('#f-task', '');
     // The run switch: the status filter follows the chosen run; "disagree" keeps the questions the runs answer differently.
     await page.selectOption('#f-model', '1');
@@ -102,6 +104,10 @@ test('HTML report in real Chromium, network blocked: charts render, filters work
     const shot = join(dir, 'report.png');
     await page.screenshot({ path: shot, fullPage: true });
     assert.ok(statSync(shot).size > 50_000, 'a real screenshot of the rendered page');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await keepScreenshot(page, `report-two-runs-${width}`);
+    }
   } finally {
     await browser.close();
   }
@@ -132,7 +138,7 @@ test('HTML report of eight runs: every run in the summary, 28 pairs, a full lege
     const legend = (await page.locator('#accuracy-chart svg').first().textContent()) ?? '';
     for (let i = 3; i < 8; i++) assert.ok(legend.includes(`random-${i})`), `the legend names random-${i} in full`);
     assert.equal(await page.locator('#f-model option').count(), 8);
-    if (process.env.CXRBENCH_SCREENSHOT_DIR) await page.screenshot({ path: join(process.env.CXRBENCH_SCREENSHOT_DIR, 'report-eight-runs.png'), fullPage: true });
+    await keepScreenshot(page, 'report-eight-runs');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

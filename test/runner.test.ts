@@ -7,6 +7,7 @@ import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import type { Prediction } from '../src/core/model-io.js';
 import { CxrError } from '../src/core/errors.js';
 import { questionOf, startFakeOpenAI, type Fault } from './helpers/fake-openai-server.js';
+import { DEMO_TEST, demoSplit } from './helpers/demo.js';
 import { evalSettings } from './helpers/eval-settings.js';
 import { tempDir } from './helpers/records.js';
 import { runCli } from './helpers/cli.js';
@@ -20,7 +21,7 @@ function scripted(plan: Record<string, Fault[]>) {
 }
 
 test('runner: 429 (honouring Retry-After), 5xx, resets, hangs and truncated 200 bodies are retried; exhausted retries are errors; empty content is unparseable', { timeout: 60_000 }, async () => {
-  const texts = ['Where is the opacity with indistinct borders?', 'What does this chest radiograph show?', 'Are pleural effusions present?', 'Which additional finding is present?', 'Is there a pleural effusion?', 'Which pattern is seen in the lungs?', 'Where are the peripheral ground-glass opacities?'];
+  const texts = ['Where is the opacity with indistinct borders?', 'How large is the heart?', 'Is there a pneumothorax?', 'Which additional finding is present?', 'Is there a pleural effusion?', 'Which pattern is seen in the lungs?', 'Where are the ground-glass opacities?'];
   const server = await startFakeOpenAI({
     retryAfterSeconds: 1,
     fault: scripted({ [texts[0]!]: ['429'], [texts[1]!]: ['500', '503'], [texts[2]!]: ['reset'], [texts[3]!]: ['hang'], [texts[4]!]: ['malformed'], [texts[5]!]: ['empty'], [texts[6]!]: ['500', '500', '500'] }),
@@ -30,9 +31,9 @@ test('runner: 429 (honouring Retry-After), 5xx, resets, hangs and truncated 200 
     const { summary, result } = await evaluate(evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [server.url], out, timeoutMs: 400 }));
     const byText = new Map<string, Prediction>();
     const questionText = new Map(server.requests.map((r) => [questionOf(r.text), r]));
-    assert.equal(questionText.size, 14);
+    assert.equal(questionText.size, DEMO_TEST.n, 'the demo test split has no two questions with the same text');
     const preds = journal(out);
-    assert.equal(preds.length, 14, 'one journal line per question');
+    assert.equal(preds.length, DEMO_TEST.n, 'one journal line per question');
     // Map predictions to question texts through the ReXrank file (input records + model_prediction).
     const rexrank = JSON.parse(readFileSync(join(out, 'rexrank-predictions.json'), 'utf8')) as Record<string, { question: string; model_prediction: string | null }>;
     for (const p of preds) byText.set(rexrank[p.questionId]!.question, p);
@@ -47,7 +48,7 @@ test('runner: 429 (honouring Retry-After), 5xx, resets, hangs and truncated 200 
     assert.equal(byText.get(texts[5]!)!.response?.text, '');
     assert.equal(summary.overall.error, 1);
     assert.equal(summary.overall.unparseable, 1);
-    assert.equal(summary.overall.n, 14);
+    assert.equal(summary.overall.n, DEMO_TEST.n);
     assert.equal(summary.complete, true);
     assert.equal(result.stoppedBy, 'complete');
     const outcomes = readFileSync(join(out, 'outcomes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
@@ -73,20 +74,20 @@ test('runner: the Retry-After of a 429 is waited out before the retry', { timeou
 });
 
 test('runner: rerunning resumes — answered questions are never asked again; --retry-errors asks only the errors', { timeout: 30_000 }, async () => {
-  const server = await startFakeOpenAI({ fault: scripted({ 'Are pleural effusions present?': ['400'] }) });
+  const server = await startFakeOpenAI({ fault: scripted({ 'Is there a pneumothorax?': ['400'] }) });
   try {
     const out = join(tempDir(), 'run');
     const settings = evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [server.url], out });
     const first = await evaluate(settings);
     assert.equal(first.summary.overall.error, 1);
-    assert.equal(server.requests.length, 14);
+    assert.equal(server.requests.length, DEMO_TEST.n);
     const again = await evaluate(settings);
-    assert.equal(server.requests.length, 14, 'nothing re-asked');
+    assert.equal(server.requests.length, DEMO_TEST.n, 'nothing re-asked');
     assert.deepEqual(again.summary, first.summary);
     const retried = await evaluate({ ...settings, retryErrors: true });
-    assert.equal(server.requests.length, 15, 'only the error re-asked');
+    assert.equal(server.requests.length, DEMO_TEST.n + 1, 'only the error re-asked');
     assert.equal(retried.summary.overall.error, 0);
-    assert.equal(journal(out).length, 15, 'the journal is append-only: the retry supersedes the error line');
+    assert.equal(journal(out).length, DEMO_TEST.n + 1, 'the journal is append-only: the retry supersedes the error line');
   } finally {
     await server.close();
   }
@@ -121,8 +122,8 @@ test('runner: a journal line cut short by a crash is skipped and its question as
     writeFileSync(file, `${lines.slice(0, -1).join('\n')}\n${lines.at(-1)!.slice(0, 40)}`);
     const resumed = await evaluate(settings);
     assert.equal(resumed.result.corruptJournalLines, 1);
-    assert.equal(server.requests.length, 15);
-    assert.equal(resumed.summary.overall.n, 14);
+    assert.equal(server.requests.length, DEMO_TEST.n + 1);
+    assert.equal(resumed.summary.overall.n, DEMO_TEST.n);
   } finally {
     await server.close();
   }
@@ -159,10 +160,10 @@ test('runner: a token budget stops cleanly with an incomplete summary; rerunning
     assert.equal(stopped.result.stoppedBy, 'budget');
     assert.equal(stopped.summary.complete, false);
     assert.equal(stopped.summary.overall.n, 5);
-    assert.equal(stopped.summary.notRun, 9);
+    assert.equal(stopped.summary.notRun, DEMO_TEST.n - 5);
     const done = await evaluate({ ...settings, tokenBudget: null });
     assert.equal(done.summary.complete, true);
-    assert.equal(server.requests.length, 14);
+    assert.equal(server.requests.length, DEMO_TEST.n);
   } finally {
     await server.close();
   }
@@ -190,7 +191,7 @@ test('runner: several endpoints for one model share the load', async () => {
   const b = await startFakeOpenAI({ latencyMs: 20 });
   try {
     await evaluate(evalSettings({ data: DEMO_DATASET, split: 'train', model: 'openai:fake-model', endpoint: [a.url, b.url], out: join(tempDir(), 'run') }));
-    assert.equal(a.requests.length + b.requests.length, 31);
+    assert.equal(a.requests.length + b.requests.length, demoSplit('train').n);
     assert.ok(a.requests.length >= 10 && b.requests.length >= 10, `${a.requests.length} / ${b.requests.length}`);
   } finally {
     await a.close();
@@ -220,7 +221,7 @@ test('shuffle check: a model that always says "A" is exposed; one that answers b
     }
     assert.equal(check.overall.consistent, expected);
     assert.ok(expected < 8);
-    assert.equal(biased.requests.length, 14 + 8);
+    assert.equal(biased.requests.length, DEMO_TEST.n + 8);
     const b = await evaluate(evalSettings({ data: DEMO_DATASET, model: 'openai:fake-model', endpoint: [content.url], out: join(tempDir(), 'b'), shuffleCheck: 8 }));
     assert.equal(b.shuffleCheck!.overall.rate, 1);
     assert.ok(Object.keys(b.shuffleCheck!.byTask).length >= 2);
@@ -247,8 +248,8 @@ test('runner: journal lines whose response text is not a string (a number, {}, a
     assert.match((await runCli(['score', out])).stderr, /3 unreadable line\(s\) of .*predictions\.jsonl were skipped/);
     const resumed = await evaluate(settings);
     assert.equal(resumed.result.corruptJournalLines, 3);
-    assert.equal(server.requests.length, 14 + 3, 'the three questions are asked again');
-    assert.equal(resumed.summary.overall.n, 14);
+    assert.equal(server.requests.length, DEMO_TEST.n + 3, 'the three questions are asked again');
+    assert.equal(resumed.summary.overall.n, DEMO_TEST.n);
   } finally {
     await server.close();
   }
