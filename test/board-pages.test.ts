@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { scoreHere, submitPredictions } from '../src/board/submit.js';
 import { benchmarkBySlug } from '../src/store/benchmarks.js';
 import { categoriesPage } from '../src/server/views/pages.js';
-import { launchChromium, signUpInBrowser } from './helpers/browser.js';
+import { keepScreenshot, launchChromium, signUpInBrowser } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl } from './helpers/board.js';
 
 const cluster = lazyCluster();
@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           assert.ok(overflow <= 0, `${path} at ${width} px is ${overflow} px wider than the screen`);
           if (width === 1280) assert.deepEqual(await seriousViolations(page), [], `axe-core on ${path}`);
-          if (process.env.CXRBENCH_SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.CXRBENCH_SCREENSHOT_DIR}/board-${dialect}-${width}-${path.replace(/[^a-z0-9]+/gi, '_')}.png`, fullPage: true });
+          await keepScreenshot(page, `board-${dialect}-${width}-${path}`);
         }
       }
       await page.goto(`${base}/entries/${baseline.submission.id}`);

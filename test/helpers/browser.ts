@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium (installed by .ci/run when missing); tests never download a browser. */
@@ -22,4 +24,16 @@ export async function signUpInBrowser(page: Page, base: string, who = { email: '
   await page.fill('input[name=team]', who.team);
   await page.fill('input[name=password]', 'a strong password');
   await Promise.all([page.waitForURL(`${base}/account`), page.click('#signup-form button')]);
+}
+
+/**
+ * Where page screenshots are kept for people to look at after a run: `test-artifacts/screenshots/` in the
+ * checkout (git-ignored), or CXRBENCH_SCREENSHOT_DIR. Kept on every run, so a CI run always leaves them.
+ */
+export const SCREENSHOT_DIR = process.env.CXRBENCH_SCREENSHOT_DIR ?? fileURLToPath(new URL('../../test-artifacts/screenshots/', import.meta.url));
+
+/** Saves a full-page screenshot named `<name>.png` (characters outside [a-z0-9-] become `_`). */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name.replace(/[^a-z0-9-]+/gi, '_')}.png`), fullPage: true });
 }
