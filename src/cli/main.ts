@@ -13,6 +13,8 @@ import { registerCompare } from './commands/compare.js';
 import { registerAgreement } from './commands/agreement.js';
 import { registerReport } from './commands/report.js';
 import { registerBoard } from './commands/board.js';
+import { registerCorpus } from './commands/corpus.js';
+import { registerGenerate } from './commands/generate.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -34,6 +36,8 @@ export function buildProgram(): Command {
   registerAgreement(program);
   registerReport(program);
   registerBoard(program);
+  registerCorpus(program);
+  registerGenerate(program);
   program.addHelpText('after', '\nServe a leaderboard: cxrbench serve --help (see docs/board.md)');
   return program;
 }

@@ -19,7 +19,11 @@ export async function writeFileAtomically(file: string, pieces: () => AsyncItera
     for await (const piece of pieces()) {
       if (streamError) throw streamError;
       count++;
-      if (!out.write(piece)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+      if (!out.write(piece)) {
+        // Wait for drain (or an early close); the listener that loses the race is removed, not left to pile up.
+        const waiting = new AbortController();
+        await Promise.race([once(out, 'drain', { signal: waiting.signal }), once(out, 'close', { signal: waiting.signal })]).finally(() => waiting.abort());
+      }
     }
     out.end();
     await once(out, 'close');

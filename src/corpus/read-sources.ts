@@ -1,0 +1,85 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parse as parseCsv } from 'csv-parse';
+import { CxrError } from '../core/errors.js';
+import { readRexgradientStudies } from '../dataset/sources/rexgradient.js';
+import { resolveColumns, type ColumnMap } from './column-map.js';
+import { reportFromRecord, type RecordResult } from './report-from-record.js';
+
+/** The corpus formats `corpus import` reads. */
+export const CORPUS_FORMATS = ['rexgradient', 'csv', 'jsonl'] as const;
+export type CorpusFormat = (typeof CORPUS_FORMATS)[number];
+
+/** Reads a CSV of reports (header row; columns resolved from the map or the usual names), one result per row. */
+export async function* readCsvReports(file: string, map: ColumnMap): AsyncGenerator<RecordResult> {
+  const stream = createReadStream(file);
+  stream.on('error', () => undefined); // reported by the parser below
+  const rows = stream.pipe(parseCsv({ columns: (header: string[]) => header, bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, max_record_size: 8 << 20 }));
+  let columns: ColumnMap | null = null;
+  let row = 1;
+  try {
+    for await (const record of rows as AsyncIterable<Record<string, string>>) {
+      row++;
+      columns ??= resolveColumns(Object.keys(record), map, file);
+      yield reportFromRecord(record, columns, file, `row ${row}`);
+    }
+  } catch (error) {
+    if (error instanceof CxrError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') throw new CxrError('unreadable-file', `${file}: cannot read (${code})`);
+    throw new CxrError('unreadable-file', `${file}: not a readable CSV after row ${row}: ${(error as Error).message}`);
+  }
+  if (columns === null) throw new CxrError('unreadable-file', `${file}: no rows (an empty CSV, or only a header)`);
+}
+
+/** Reads JSONL reports (one object per line; keys resolved like CSV columns). A line that is not an object is rejected. */
+export async function* readJsonlReports(file: string, map: ColumnMap): AsyncGenerator<RecordResult> {
+  const stream = createReadStream(file);
+  const opened = new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
+  try {
+    await opened;
+  } catch (error) {
+    throw new CxrError('unreadable-file', `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let line = 0;
+  for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+    line++;
+    if (text.trim() === '') continue;
+    const recordName = `line ${line}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      yield { rejection: { source: { file, record: recordName }, reason: `not JSON: ${(error as Error).message}` } };
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      yield { rejection: { source: { file, record: recordName }, reason: 'not a JSON object' } };
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    yield reportFromRecord(record, resolveColumns(Object.keys(record), map, `${file} ${recordName}`), file, recordName);
+  }
+}
+
+/** Reads a ReXGradient-160K metadata folder through the dataset reader; records it cannot read are rejections. */
+export async function* readRexgradientReports(dir: string): AsyncGenerator<RecordResult> {
+  for await (const { study, issues } of readRexgradientStudies(dir)) {
+    const first = issues[0];
+    if (study === null) {
+      yield { rejection: { source: { file: first?.file ?? dir, record: first?.key ?? '?' }, reason: issues.map((i) => i.message).join('; ') || 'unreadable record' } };
+      continue;
+    }
+    const r = study.report;
+    const record: Record<string, unknown> = { id: study.id, patient: study.patient.id, indication: r.indication, comparison: r.comparison, findings: r.findings, impression: r.impression, images: study.images.map((i) => i.path), views: study.images.map((i) => i.view ?? '') };
+    const columns = { id: 'id', patient: 'patient', indication: 'indication', comparison: 'comparison', findings: 'findings', impression: 'impression', images: 'images', views: 'views' };
+    yield reportFromRecord(record, columns, first?.file ?? dir, study.id);
+  }
+}
+
+/** The reader for a format. */
+export function readCorpusSource(path: string, format: CorpusFormat, map: ColumnMap): AsyncGenerator<RecordResult> {
+  if (format === 'csv') return readCsvReports(path, map);
+  if (format === 'jsonl') return readJsonlReports(path, map);
+  return readRexgradientReports(path);
+}

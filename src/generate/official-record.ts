@@ -1,0 +1,36 @@
+import type { CorpusReport } from '../corpus/corpus-report.js';
+import type { GeneratedQuestion } from './generated-question.js';
+
+/**
+ * A generated question as an official ReXVQA record (the fields every other command reads), with the report's
+ * sections and the question's difficulty and generator kept as extra fields.
+ */
+export function toGeneratedRecord(q: GeneratedQuestion, report: CorpusReport): Record<string, unknown> {
+  return {
+    question: q.question,
+    options: q.options.map((o, i) => `${'ABCD'[i]}. ${o}`),
+    correct_answer: q.answer,
+    correct_answer_explanation: q.explanation,
+    task_name: q.task,
+    category: q.category,
+    subcategory: q.subcategory,
+    study_id: q.reportId,
+    ImagePath: q.images.map((i) => i.path),
+    ImageViewPosition: q.images.map((i) => i.view),
+    PatientID: q.patientId,
+    // Optional official fields the corpus does not give (and the PHI rules would keep out): present, as null.
+    PatientAge: null,
+    PatientSex: null,
+    StudyDate: null,
+    StudyInstanceUid: null,
+    ImageModality: null,
+    class: null,
+    validation_code: null,
+    Indication: report.sections.indication,
+    Comparison: report.sections.comparison,
+    Findings: report.sections.findings,
+    Impression: report.sections.impression,
+    difficulty: q.difficulty,
+    generator: `${q.generator.name} ${q.generator.version}${q.generator.model ? ` (${q.generator.model})` : ''}`,
+  };
+}

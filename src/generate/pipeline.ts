@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CxrError } from '../core/errors.js';
+import type { CorpusReport } from '../corpus/corpus-report.js';
+import { readCorpus } from '../corpus/read-corpus.js';
+import { writeFileAtomically } from '../dataset/sources/atomic-write.js';
+import { detectPhi } from '../phi/detect.js';
+import { contentFailures } from './check/content.js';
+import { diversityFilter, diversityText } from './check/diversity.js';
+import type { Rejection } from './check/rejection.js';
+import { reviewSample } from './check/review-sample.js';
+import { structuralFailures } from './check/structural.js';
+import type { GeneratedQuestion } from './generated-question.js';
+import { OFFLINE_GENERATOR, generateOffline, reportEvidence, reportStatus } from './offline-generator.js';
+import { toGeneratedRecord } from './official-record.js';
+import { screenReport } from './phi-screen.js';
+import { buildCard, type DatasetCard } from './card.js';
+
+export interface GenerateSettings {
+  corpus: string;
+  out: string;
+  seed: number;
+  /** Cosine similarity above which a question is dropped as a near-duplicate of a kept one. */
+  similarity: number;
+  /** Share of kept questions in the expert-review sample. */
+  reviewRate: number;
+  /** Split shares (train, valid, test), by patient where known, else by report. */
+  splits: { train: number; valid: number; test: number };
+}
+
+/** What happened to one imported report: how many questions it gave, or why none. */
+export interface ReportAccount { reportId: string; generated: number; kept: number; reason: string | null; phiKinds: string[] }
+
+const anonymousId = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+function splitOf(key: string, splits: GenerateSettings['splits'], seed: number): 'train' | 'valid' | 'test' {
+  const x = parseInt(createHash('sha256').update(`${seed}:${key}`).digest('hex').slice(0, 8), 16) / 0x100000000;
+  const total = splits.train + splits.valid + splits.test;
+  if (x < splits.train / total) return 'train';
+  return x < (splits.train + splits.valid) / total ? 'valid' : 'test';
+}
+
+/** Why a report gave no question, in words. */
+function noQuestionReason(report: CorpusReport): string {
+  if (report.images.length === 0) return 'no images: a ReXVQA record needs at least one image path (corpus import --images-csv)';
+  const evidence = reportEvidence(report);
+  if (evidence.length === 0) return 'no finding of the lexicon is named in findings or impression (outside comparison sentences)';
+  return 'findings named, but none gave a question the templates accept (e.g. too few findings the report does not support to serve as distractors)';
+}
+
+/** The output folder's files; the question set is in the official layout, everything else beside it. */
+export const OUTPUT_FILES = { metadata: 'metadata', card: 'dataset-card.md', cardJson: 'dataset-card.json', rejections: 'rejections.jsonl', reports: 'reports.jsonl', history: 'history.jsonl', review: 'review-sample.jsonl' };
+
+/**
+ * The paper's generate → check → validate pipeline, offline: every report PHI-screened (identifiers redacted),
+ * template questions generated, each checked by the structural (v1–v4) and content (c1–c3) validators and a PHI
+ * screen of its own text, near-duplicates dropped, split by patient, written in the official layout with a
+ * dataset card, a stratified review sample, every rejection and every report's account.
+ */
+export async function generateQuestionSet(settings: GenerateSettings): Promise<DatasetCard> {
+  mkdirSync(join(settings.out, OUTPUT_FILES.metadata), { recursive: true });
+  const accounts: ReportAccount[] = [];
+  const rejections: Rejection[] = [];
+  const passed: { q: GeneratedQuestion; record: Record<string, unknown>; split: string }[] = [];
+  const validatorRuns = new Map<string, { checked: number; failed: number }>();
+  const count = (validator: string, failed: boolean) => {
+    const c = validatorRuns.get(validator) ?? { checked: 0, failed: 0 };
+    c.checked++;
+    if (failed) c.failed++;
+    validatorRuns.set(validator, c);
+  };
+  const seenIds = new Set<string>();
+  for await (const raw of readCorpus(settings.corpus)) {
+    if (seenIds.has(raw.id)) throw new CxrError('unreadable-file', `${settings.corpus}: report id "${raw.id.slice(0, 80)}" appears twice; corpus import writes each id once`);
+    seenIds.add(raw.id);
+    const { report, kinds } = screenReport(raw);
+    // Patient and report ids in the output are hashes: a hospital's ids are identifiers themselves.
+    const safe: CorpusReport = { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` };
+    const questions = safe.images.length === 0 ? [] : generateOffline(safe, settings.seed);
+    const status = reportStatus(reportEvidence(safe));
+    let kept = 0;
+    for (const q of questions) {
+      const record = toGeneratedRecord(q, safe);
+      const structural = structuralFailures(record, q.id);
+      const content = contentFailures(q, status);
+      const phi = detectPhi(`${q.question}\n${q.options.join('\n')}\n${q.explanation}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`]);
+      for (const v of ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi']) count(v, [...structural, ...content, ...phi].some(([name]) => name === v));
+      const failures = [...structural, ...content, ...phi];
+      if (failures.length > 0) {
+        for (const [validator, reason] of failures) rejections.push({ questionId: q.id, reportId: safe.id, validator, reason });
+        continue;
+      }
+      passed.push({ q, record, split: splitOf(safe.patientId ?? safe.id, settings.splits, settings.seed) });
+      kept++;
+    }
+    accounts.push({ reportId: safe.id, generated: questions.length, kept, reason: questions.length === 0 ? noQuestionReason(safe) : null, phiKinds: kinds });
+  }
+  const verdicts = diversityFilter(passed.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity });
+  const kept = passed.filter((p, i) => {
+    const v = verdicts[i]!;
+    count('diversity', !v.kept);
+    if (!v.kept) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${settings.similarity} with ${passed[v.nearest]!.q.id}` });
+    return v.kept;
+  });
+  const keptByReport = new Map<string, number>();
+  for (const p of kept) keptByReport.set(p.q.reportId, (keptByReport.get(p.q.reportId) ?? 0) + 1);
+  const validatorsByReport = new Map<string, Set<string>>();
+  for (const r of rejections) validatorsByReport.set(r.reportId, (validatorsByReport.get(r.reportId) ?? new Set()).add(r.validator));
+  for (const a of accounts) {
+    a.kept = keptByReport.get(a.reportId) ?? 0;
+    if (a.generated === 0 || a.kept > 0) continue;
+    const by = [...(validatorsByReport.get(a.reportId) ?? [])].sort();
+    a.reason = by.length === 1 && by[0] === 'diversity'
+      ? 'every question it gave repeats one already kept from another report (diversity filter)'
+      : `every question it gave was rejected, by ${by.join(', ')} (see rejections.jsonl)`;
+  }
+  for (const split of ['train', 'valid', 'test'] as const) {
+    const members = kept.filter((p) => p.split === split);
+    await writeFileAtomically(join(settings.out, OUTPUT_FILES.metadata, `${split}_vqa_data.json`), async function* () {
+      yield '{';
+      for (const [i, p] of members.entries()) yield `${i === 0 ? '\n' : ',\n'}  ${JSON.stringify(p.q.id)}: ${JSON.stringify(p.record)}`;
+      yield members.length === 0 ? '}\n' : '\n}\n';
+    });
+  }
+  const sample = reviewSample(kept.map((p) => p.q.difficulty), settings.reviewRate, settings.seed).map((i) => kept[i]!);
+  const lines = <T>(file: string, items: T[]) => writeFileAtomically(join(settings.out, file), async function* () {
+    for (const item of items) yield `${JSON.stringify(item)}\n`;
+  });
+  await lines(OUTPUT_FILES.review, sample.map((p) => ({ id: p.q.id, split: p.split, difficulty: p.q.difficulty, task: p.q.task, question: p.q.question, options: p.q.options, answer: p.q.answer, explanation: p.q.explanation, evidence: p.q.evidence, review: { correct: null, clear: null, imageAligned: null, notes: '' } })));
+  await lines(OUTPUT_FILES.rejections, rejections);
+  await lines(OUTPUT_FILES.reports, accounts);
+  await lines(OUTPUT_FILES.history, [...passed.map((p) => p.q)].map((q) => ({ id: q.id, reportId: q.reportId, generator: q.generator, evidence: q.evidence, claim: q.claim, difficulty: q.difficulty })));
+  const card = buildCard({ settings, generator: OFFLINE_GENERATOR, accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length });
+  await writeFileAtomically(join(settings.out, OUTPUT_FILES.cardJson), async function* () {
+    yield `${JSON.stringify(card.json, null, 2)}\n`;
+  });
+  await writeFileAtomically(join(settings.out, OUTPUT_FILES.card), async function* () {
+    yield card.markdown;
+  });
+  return card;
+}
