@@ -24,6 +24,13 @@ test('cli: demo validates the bundled dataset with its images, prints Table 1 an
   assert.match(run.stdout, new RegExp(`\\[baseline\\] report-oracle on demo/test[\\s\\S]*all questions \\(micro\\)\\s+${DEMO_TEST.n}`));
   assert.ok(run.stdout.includes(`complete: ${DEMO_TEST.n} of ${DEMO_TEST.n} questions answered`));
   assert.match(run.stdout, /== Summary \(paper Table 2 layout, accuracy %\) ==\nmodel\s+overall\s+micro\s+Presence\s+Negation\s+Differential\s+Location\s+Geometric/);
+  // The demo also builds a small question set from its notes, offline, which validates with its images.
+  const generated = /== Question generation \(offline templates, from the demo's (\d+) notes\) ==\n(\d+) question\(s\) generated, (\d+) kept after the checks, from \d+ report\(s\); dataset card: (.*)dataset-card\.md\n/.exec(run.stdout);
+  assert.ok(generated, 'the demo shows its question-generation card');
+  assert.equal(Number(generated[1]), 23);
+  assert.ok(Number(generated[3]) > 10 && Number(generated[3]) <= Number(generated[2]));
+  const validated = await runCli(['data', 'validate', generated[4]!, '--images']);
+  assert.equal(validated.code, 0, validated.stdout);
   const report = /HTML report: (.*)\n$/.exec(run.stdout)?.[1];
   assert.ok(report && (await import('node:fs')).statSync(report).size > 100_000, 'the demo ends with the path of its HTML report');
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import type { CorpusReport } from '../corpus/corpus-report.js';
 import { readCorpus } from '../corpus/read-corpus.js';
@@ -71,13 +71,17 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     validatorRuns.set(validator, c);
   };
   const seenIds = new Set<string>();
+  // Records give image paths relative to their metadata/ folder, as the official files do: absolute corpus paths
+  // are made relative to it; relative ones are written as the corpus gives them.
+  const metadataDir = resolve(settings.out, OUTPUT_FILES.metadata);
+  const recordImagePath = (path: string) => (isAbsolute(path) ? relative(metadataDir, path) : path);
   for await (const raw of readCorpus(settings.corpus)) {
     if (seenIds.has(raw.id)) throw new CxrError('unreadable-file', `${settings.corpus}: report id "${raw.id.slice(0, 80)}" appears twice; corpus import writes each id once`);
     seenIds.add(raw.id);
     const { report, kinds } = screenReport(raw);
     // Patient and report ids in the output are hashes: a hospital's ids are identifiers themselves.
     const safe: CorpusReport = { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` };
-    const questions = safe.images.length === 0 ? [] : generateOffline(safe, settings.seed);
+    const questions = safe.images.length === 0 ? [] : generateOffline(safe, settings.seed).map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
     const status = reportStatus(reportEvidence(safe));
     let kept = 0;
     for (const q of questions) {

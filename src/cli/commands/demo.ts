@@ -1,4 +1,7 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { corpusFromQuestions } from '../../corpus/from-questions.js';
+import { generateQuestionSet } from '../../generate/pipeline.js';
+import { readQuestions } from '../../dataset/read-dataset.js';
 import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { scoreHere, submitPredictions } from '../../board/submit.js';
 import { openBoardStore } from './board.js';
@@ -6,7 +9,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
 import { isValid } from '../../core/validation-report.js';
-import { detectLayout } from '../../dataset/layout.js';
+import { detectLayout, type DatasetLayout } from '../../dataset/layout.js';
 import { computeStats } from '../../dataset/stats.js';
 import { validateDataset } from '../../dataset/validate.js';
 import { runSummaryTable } from '../../report/run-summary-table.js';
@@ -49,6 +52,23 @@ async function seedBoard(dir: string, data: string, split: string, runDirs: stri
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The demo's studies (their notes as reports) through the question-generation pipeline, offline: a small
+ * question set in the official layout with its dataset card, of which the demo prints the headline.
+ */
+async function demoQuestionGeneration(layout: DatasetLayout, out: string): Promise<void> {
+  const fileOf = new Map(layout.files.map((f) => [f.split, f.path]));
+  const reports = await corpusFromQuestions(readQuestions(layout), (q) => fileOf.get(q.split) ?? layout.root);
+  mkdirSync(out, { recursive: true });
+  const corpus = join(out, 'corpus.jsonl');
+  writeFileSync(corpus, reports.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const card = await generateQuestionSet({ corpus, out, seed: 0, similarity: 0.9, reviewRate: 0.1, splits: { train: 0.8, valid: 0.1, test: 0.1 } });
+  const json = card.json as { reports: { imported: number; withQuestions: number }; questions: { generated: number; kept: number } };
+  process.stdout.write(`\n== Question generation (offline templates, from the demo's ${json.reports.imported} notes) ==\n`);
+  process.stdout.write(`${json.questions.generated} question(s) generated, ${json.questions.kept} kept after the checks, from ${json.reports.withQuestions} report(s); dataset card: ${join(out, 'dataset-card.md')}\n`);
+  process.stdout.write(`Make your own from a report corpus: ./run cxrbench corpus import <reports.csv> --format csv --out corpus.jsonl && ./run cxrbench generate corpus.jsonl --out my-set\n`);
 }
 
 /** The baselines the demo evaluates: no model, no network, no GPU. */
@@ -95,6 +115,7 @@ export function registerDemo(program: Command): void {
           '  ./run cxrbench eval --data examples/demo --split test --model preset:medgemma-4b-it --endpoint http://127.0.0.1:8000/v1\n',
       );
       process.stdout.write(`\n== Summary (paper Table 2 layout, accuracy %) ==\n${table2Summary(table2)}`);
+      await demoQuestionGeneration(layout, join(opts.out, 'generated'));
       const htmlReport = await writeHtmlReport(runDirs, join(opts.out, "report.html"));
       process.stdout.write(`\nHTML report: ${htmlReport}\n`);
       if (opts.board) await seedBoard(opts.board, opts.data, split, runDirs);
