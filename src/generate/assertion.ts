@@ -26,19 +26,22 @@ const PHRASES: Phrase[] = LEXICON.flatMap((e) => e.phrases.map((p) => ({ finding
 
 const seq = (...texts: string[]) => texts.map(tokenize);
 /** NegEx-style triggers (Chapman et al. 2001, and its radiology extensions), as word sequences. */
-const PSEUDO = seq('no change', 'no significant change', 'no interval change', 'no substantial change', 'not only', 'no increase', 'no decrease', 'without change', 'without interval change', 'no significant interval change', 'not significantly changed', 'no appreciable change');
-const PRE_NEGATION = seq('no evidence of', 'no evidence for', 'no signs of', 'no sign of', 'no new', 'no', 'not', 'without', 'negative for', 'free of', 'clear of', 'absence of', 'absent', 'resolved', 'resolution of', 'interval resolution of', 'removal of', 'removed', 'no longer', 'rather than', 'ruled out', 'neither', 'nor', 'interval removal of', 'no residual');
-const PRE_UNCERTAIN = seq('cannot exclude', 'can not exclude', 'cannot rule out', 'can not rule out', 'not excluded', 'possible', 'possibly', 'may', 'might', 'could', 'questionable', 'question of', 'suspicious for', 'suspicious', 'concerning for', 'versus', 'vs', 'evaluate for', 'evaluation for', 'assess for', 'rule out', 'r / o', 'equivocal', 'suspected', 'probable', 'probably', 'likely', 'differential', 'borderline', 'cannot be excluded');
-const POST_NEGATION = seq('is not seen', 'are not seen', 'not seen', 'not identified', 'is not identified', 'are not identified', 'not visualized', 'not present', 'is absent', 'are absent', 'absent', 'has resolved', 'have resolved', 'resolved', 'no longer seen', 'no longer visualized', 'no longer present', 'has been removed', 'have been removed', 'removed', 'is excluded', 'has cleared', 'have cleared', 'not demonstrated', 'is not demonstrated', 'not evident', 'is not evident');
-const POST_UNCERTAIN = seq('cannot be excluded', 'can not be excluded', 'cannot be ruled out', 'not excluded', 'not ruled out', 'is possible', 'is suspected', 'is questioned', 'questioned', 'versus', 'vs', 'is not excluded', 'is likely', 'is probable');
+const PSEUDO = seq('no change', 'no significant change', 'no interval change', 'no substantial change', 'not only', 'no increase', 'no decrease', 'without change', 'without interval change', 'no significant interval change', 'not significantly changed', 'no appreciable change', 'near complete resolution', 'near-complete resolution', 'partial resolution', 'incomplete resolution', 'largely resolved', 'partially resolved', 'document resolution', 'not seen below', 'not visualized below', 'not clearly seen below', 'gram negative', 'not well seen');
+const PRE_NEGATION = seq('no evidence of', 'no evidence for', 'no signs of', 'no sign of', 'no new', 'no', 'not', 'without', 'negative for', 'free of', 'clear of', 'absence of', 'absent', 'resolved', 'resolution of', 'interval resolution of', 'removal of', 'removed', 'no longer', 'rather than', 'ruled out', 'neither', 'nor', 'interval removal of', 'no residual', 'nothing to suggest', 'mimicking', 'mimics', 'simulating', 're-expansion of', 'reexpansion of', 'interval re-expansion of', 'extubated', 'extubation', 'unlikely');
+// Strong hedges (likely, probable, consistent with) read as present, as radiologists and the CheXpert labeller read them.
+const PRE_UNCERTAIN = seq('cannot exclude', 'can not exclude', 'cannot rule out', 'can not rule out', 'not excluded', 'possible', 'possibly', 'may', 'might', 'could', 'questionable', 'question of', 'suspicious for', 'suspicious', 'concerning for', 'concern for', 'versus', 'vs', 'evaluate for', 'evaluation for', 'assess for', 'assessment for', 'rule out', 'r / o', 'equivocal', 'suspected', 'suspect', 'differential', 'borderline', 'cannot be excluded', '?', 'query', 'to exclude', 'exclude', 'difficult to exclude', 'differential considerations', 'consideration');
+const POST_NEGATION = seq('is not seen', 'are not seen', 'not seen', 'not identified', 'is not identified', 'are not identified', 'not visualized', 'not present', 'is absent', 'are absent', 'absent', 'has resolved', 'have resolved', 'resolved', 'no longer seen', 'no longer visualized', 'no longer present', 'no longer evident', 'has been removed', 'have been removed', 'removed', 'is excluded', 'has cleared', 'have cleared', 'not demonstrated', 'is not demonstrated', 'not evident', 'is not evident', 'ruled out', 'was ruled out', 'unlikely', 'is unlikely', 'considered unlikely', 'explanted', 'has been explanted', 'out', 'withdrawn', 'has been withdrawn');
+const POST_UNCERTAIN = seq('cannot be excluded', 'can not be excluded', 'cannot be ruled out', 'not excluded', 'not ruled out', 'is possible', 'is suspected', 'is questioned', 'questioned', 'versus', 'vs', 'is not excluded', 'possibly', 'may', 'may be', 'might', 'could', 'is a consideration', 'is difficult to exclude', 'difficult to exclude', '?', 'is not clearly seen', 'not clearly seen');
 /** Words that end a trigger's scope: a new clause begins. */
-const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'apart', 'aside', 'whereas', 'while', 'yet', 'which', 'there', 'otherwise', 'though', ';', ':', '.', '(', ')', 'since', 'because', 'given', 'new', 'now', 'persistent', 'stable', 'unchanged']);
+const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'apart', 'aside', 'other', 'whereas', 'while', 'yet', 'which', 'there', 'otherwise', ';', ':', '.', '(', ')', '-', 'since', 'because', 'given', 'new', 'now', 'persistent', 'stable', 'unchanged', 'remains', 'remain']);
+/** Findings of paired structures: named in the plural without a side, they are on both sides. */
+const PAIRED = new Set(['pleural effusion', 'hilar enlargement', 'pleural thickening', 'pleural plaque']);
 const LIST_WORDS = new Set(['or', 'and', 'nor', ',', '/']);
 const CLAUSE_VERBS = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'remains', 'remain', 'appears', 'appear', 'demonstrates', 'shows', 'seen', 'noted', 'present']);
 
 const NORMAL_HEART = /\b(?:heart|cardiac)(?: size| silhouette| shadow| contour)?s?(?: and [a-z ]+?)? (?:is |are |remains? )?(?:normal|within normal limits|not enlarged|unremarkable)\b|\bnormal(?:-sized)? (?:heart|cardiac)(?: size| silhouette)?\b|\b(?:heart|cardiac silhouette) (?:is )?(?:normal|upper normal|within normal limits) in size\b|\bno cardiomegaly\b/;
 
-const SIDE_WORDS: Record<string, Side> = { left: 'left', right: 'right', bilateral: 'bilateral', bilaterally: 'bilateral', both: 'bilateral', bibasilar: 'bilateral', bibasal: 'bilateral', biapical: 'bilateral', lt: 'left', rt: 'right' };
+const SIDE_WORDS: Record<string, Side> = { left: 'left', right: 'right', bilateral: 'bilateral', bilaterally: 'bilateral', bilat: 'bilateral', both: 'bilateral', bibasilar: 'bilateral', bibasal: 'bilateral', biapical: 'bilateral', lt: 'left', rt: 'right', 'b/l': 'bilateral' };
 const LOBE_ABBREVIATIONS: Record<string, [Side, string]> = { rul: ['right', 'upper lobe'], rml: ['right', 'middle lobe'], rll: ['right', 'lower lobe'], lul: ['left', 'upper lobe'], lll: ['left', 'lower lobe'] };
 const REGION_WORDS: Record<string, string> = { apex: 'apex', apical: 'apex', apices: 'apex', base: 'base', bases: 'base', basal: 'base', basilar: 'base', bibasilar: 'base', bibasal: 'base', perihilar: 'perihilar', retrocardiac: 'retrocardiac', costophrenic: 'costophrenic angle', lingula: 'lingula', lingular: 'lingula', hilum: 'hilum', hila: 'hilum', hilar: 'hilum', mediastinum: 'mediastinum', mediastinal: 'mediastinum', paratracheal: 'mediastinum', subpulmonic: 'base' };
 
@@ -47,7 +50,9 @@ function matchAt(ws: Word[], i: number, tokens: string[], wildcard = false): boo
   for (let k = 0; k < tokens.length; k++) {
     const w = ws[i + k]!.lower;
     const last = k === tokens.length - 1;
-    if (last && wildcard ? !w.startsWith(tokens[k]!) : w !== tokens[k]) return false;
+    const t = tokens[k]!;
+    // The last word of a phrase also matches its plural ("tubes", "effusions").
+    if (last && wildcard ? !w.startsWith(t) : w !== t && !(last && t.length > 2 && (w === `${t}s` || w === `${t}es`))) return false;
   }
   return true;
 }
@@ -60,16 +65,42 @@ function longestAt(ws: Word[], i: number, table: string[][]): string[] | null {
 
 interface Span { finding: string; from: number; to: number }
 
+/** The finding a word sequence names, as a whole phrase of the lexicon. */
+function phraseFinding(tokens: string[]): string | null {
+  const probe = tokens.map((t, i) => ({ text: t, lower: t, start: i, end: i }));
+  return PHRASES.find((p) => p.tokens.length === tokens.length && matchAt(probe, 0, p.tokens, p.wildcard))?.finding ?? null;
+}
+
+const COORDINATORS = new Set(['or', 'and', ',', '/', 'nor']);
+
 function findMentions(ws: Word[]): Span[] {
   const spans: Span[] = [];
   for (let i = 0; i < ws.length; ) {
     const phrase = PHRASES.find((p) => matchAt(ws, i, p.tokens, p.wildcard));
     if (phrase) {
+      // One phrase can name two findings ("hydropneumothorax": fluid and air).
+      for (const p of PHRASES) if (p !== phrase && p.finding !== phrase.finding && p.tokens.length === phrase.tokens.length && matchAt(ws, i, p.tokens, p.wildcard)) spans.push({ finding: p.finding, from: i, to: i + phrase.tokens.length });
       spans.push({ finding: phrase.finding, from: i, to: i + phrase.tokens.length });
       i += phrase.tokens.length;
     } else i++;
   }
-  return spans;
+  // Coordination that leaves a word out: "hilar or mediastinal lymphadenopathy" (hilar lymphadenopathy),
+  // "pleural effusions or thickening" (pleural thickening), "endotracheal and nasogastric tubes".
+  const covered = (i: number) => spans.some((s) => i >= s.from && i < s.to);
+  for (const m of [...spans]) {
+    const head = ws.slice(m.from + 1, m.to).map((w) => w.lower);
+    const before = m.from - 2;
+    if (before >= 0 && COORDINATORS.has(ws[m.from - 1]!.lower) && !covered(before) && head.length > 0) {
+      const finding = phraseFinding([ws[before]!.lower, ...head]);
+      if (finding) spans.push({ finding, from: before, to: before + 1 });
+    }
+    const after = m.to + 1;
+    if (after < ws.length && COORDINATORS.has(ws[m.to]!.lower) && !covered(after) && m.to - m.from >= 2) {
+      const finding = phraseFinding([ws[m.from]!.lower, ws[after]!.lower]);
+      if (finding) spans.push({ finding, from: after, to: after + 1 });
+    }
+  }
+  return spans.sort((a, b) => a.from - b.from);
 }
 
 /** Whether a comma at `i` continues a list of findings (so a negation before it still applies after it). */
@@ -114,7 +145,11 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
     if (result[index]!.trigger !== null) return;
     for (let j = m.to; j < Math.min(ws.length, m.to + 8); j++) {
       const w = ws[j]!.lower;
-      if (TERMINATORS.has(w) && !inMention(j)) break;
+      if ((TERMINATORS.has(w) || w === ',') && !inMention(j)) break;
+      // Another finding's phrase ends this one's reach (unless the list goes on to a shared trigger, handled below).
+      if (mentions.some((o) => o.from === j) && !ws.slice(m.to, j).every((x) => LIST_WORDS.has(x.lower))) break;
+      // "The tip of the tube is not seen below the diaphragm" is about where the tip is, not whether the tube is.
+      if (w === 'tip' || w === 'position') break;
       const uncertain = longestAt(ws, j, POST_UNCERTAIN);
       const negation = longestAt(ws, j, POST_NEGATION);
       const trigger = uncertain && (!negation || uncertain.length >= negation.length) ? uncertain : negation;
@@ -141,7 +176,14 @@ function clause(ws: Word[], m: Span): [number, number] {
   return [from, to];
 }
 
-function sideAndRegion(ws: Word[], m: Span, mentions: Span[]): { side: Side | null; region: string | null; placeAmbiguous: boolean } {
+/** Regions that imply a side: there is a lingula only on the left and a middle lobe only on the right. */
+const REGION_SIDE: Record<string, Side> = { lingula: 'left', 'middle lobe': 'right' };
+/** Words that tie a finding to the one before it ("opacity in the lingula, suggestive of pneumonia"): it shares its place. */
+const LINKS = new Set(['consistent', 'suggestive', 'compatible', 'likely', 'possibly', 'probably', 'representing', 'represents', 'represent', 'may', 'versus', 'vs', 'related', 'due', 'reflecting', 'reflect', 'indicating', 'indicate', 'concerning', 'suspicious', 'keeping', 'with']);
+
+interface Place { sides: Side[]; region: string | null; placeAmbiguous: boolean }
+
+function sideAndRegion(ws: Word[], m: Span, mentions: Span[]): Place {
   const sidesSeen = new Set<Side>();
   const regionsSeen = new Set<string>();
   const [from, to] = clause(ws, m);
@@ -150,13 +192,14 @@ function sideAndRegion(ws: Word[], m: Span, mentions: Span[]): { side: Side | nu
   let sideDistance = Infinity;
   const others = mentions.filter((o) => o !== m);
   for (let i = from; i < to; i++) {
-    if (i >= m.from && i < m.to && !['hilar', 'mediastinal'].includes(ws[i]!.lower)) continue;
+    const inside = i >= m.from && i < m.to;
     // A word that belongs to another finding's own phrase describes that finding, unless it sits before this one.
     if (others.some((o) => i >= o.from && i < o.to) && i > m.to) continue;
     const w = ws[i]!.lower;
-    const distance = i < m.from ? m.from - i : i - m.to + 1;
+    const distance = inside ? 0 : i < m.from ? m.from - i : i - m.to + 1;
     const abbreviation = LOBE_ABBREVIATIONS[w];
-    const s = SIDE_WORDS[w] ?? abbreviation?.[0] ?? ((w === 'l' || w === 'r') && i === m.from - 1 ? (w === 'l' ? 'left' : 'right') : undefined);
+    const letter = (w === 'l' || w === 'r') && !/^\d/.test(ws[i + 1]?.lower ?? '') ? (w === 'l' ? 'left' : 'right') : undefined;
+    const s = SIDE_WORDS[w] ?? abbreviation?.[0] ?? letter;
     if (s) sidesSeen.add(s);
     if (s && distance < sideDistance) {
       side = s;
@@ -171,12 +214,56 @@ function sideAndRegion(ws: Word[], m: Span, mentions: Span[]): { side: Side | nu
       const r = `${w} ${next.startsWith('lobe') ? 'lobe' : 'zone'}`;
       region ??= r;
       regionsSeen.add(r);
-    } else if (REGION_WORDS[w] && !(i >= m.from && i < m.to)) {
+    } else if (REGION_WORDS[w] && (!inside || ['hilar', 'mediastinal'].includes(w))) {
       region ??= REGION_WORDS[w]!;
       regionsSeen.add(REGION_WORDS[w]!);
     }
   }
-  return { side, region, placeAmbiguous: sidesSeen.size > 1 || regionsSeen.size > 1 };
+  const clauseWords = ws.slice(from, to).map((w) => w.lower);
+  // "R > L effusions", "right greater than left": both sides, the first worse.
+  if (sidesSeen.has('left') && sidesSeen.has('right') && (clauseWords.includes('>') || clauseWords.includes('greater') || clauseWords.includes('worse'))) return { sides: ['bilateral'], region, placeAmbiguous: true };
+  // "small left and trace right pleural effusions": one mention per side, when both sides come before the finding joined by "and".
+  const before = ws.slice(from, m.from).map((w) => w.lower);
+  if (before.includes('left') && before.includes('right') && before.includes('and')) return { sides: ['left', 'right'], region, placeAmbiguous: true };
+  if (side === null && region !== null && REGION_SIDE[region]) side = REGION_SIDE[region]!;
+  return { sides: side === null ? [] : [side], region, placeAmbiguous: sidesSeen.size > 1 || regionsSeen.size > 1 };
+}
+
+/** Statements about a structure ("the hila are enlarged", "the aorta is calcified, but not tortuous"). */
+const PREDICATES: { subject: string; predicates: Record<string, string>; normal?: string }[] = [
+  { subject: '(?:heart|cardiac silhouette|cardiac shadow|heart size)', predicates: { enlarged: 'cardiomegaly', big: 'cardiomegaly' } },
+  { subject: '(?:hila|hilum|hilar shadows?)', predicates: { enlarged: 'hilar enlargement', prominent: 'hilar enlargement', bulky: 'hilar enlargement' }, normal: 'hilar enlargement' },
+  { subject: '(?:superior mediastinum|mediastinum|mediastinal contour|mediastinal silhouette)', predicates: { widened: 'mediastinal widening', wide: 'mediastinal widening' }, normal: 'mediastinal widening' },
+  { subject: '(?:thoracic aorta|aortic knob|aortic arch|aorta)', predicates: { calcified: 'aortic calcification', tortuous: 'tortuous aorta', unfolded: 'tortuous aorta', ectatic: 'tortuous aorta' } },
+  { subject: '(?:(?:left|right) )?hemidiaphragm', predicates: { elevated: 'elevated hemidiaphragm', raised: 'elevated hemidiaphragm' } },
+  { subject: 'lungs', predicates: { hyperinflated: 'hyperinflation', hyperexpanded: 'hyperinflation', overinflated: 'hyperinflation', emphysematous: 'emphysema', congested: 'pulmonary vascular congestion' } },
+];
+const COPULA = '(?:is|are|appears?|remains?|looks?|seems?|may be|might be|could be|is again|are again)';
+const DEGREE = '(?:not|no longer|possibly|probably|likely|mildly|slightly|moderately|markedly|severely|minimally|somewhat|again|still|now|at most|borderline)';
+
+function predicateMentions(sentence: string): FindingMention[] {
+  const lower = sentence.toLowerCase();
+  const out: FindingMention[] = [];
+  for (const rule of PREDICATES) {
+    const words = Object.keys(rule.predicates).join('|');
+    const pattern = new RegExp(`\\b(?:the\\s+)?(${rule.subject})\\s+(${COPULA})\\s+((?:${DEGREE}\\s+)*)(${words}|normal in (?:size|width|calibre|caliber)|of normal (?:size|width))\\b((?:,?\\s+(?:and|but)\\s+(?:not\\s+)?(?:${words}))*)`, 'g');
+    for (const m of lower.matchAll(pattern)) {
+      const subject = m[1]!;
+      const side = subject.startsWith('left') ? 'left' : subject.startsWith('right') ? 'right' : null;
+      const hedged = /\b(?:may|might|could|possibly)\b/.test(`${m[2]} ${m[3]}`);
+      const negated = /\bnot\b|\bno longer\b/.test(m[3]!);
+      const predicate = m[4]!;
+      const push = (finding: string, status: AssertionStatus) => out.push({ finding, status, side: side as Side | null, region: null, phrase: sentence.slice(m.index!, m.index! + m[0].length), trigger: status === 'present' ? null : 'predicate', placeAmbiguous: false });
+      if (predicate.includes('normal')) {
+        if (rule.normal) push(rule.normal, 'absent');
+      } else push(rule.predicates[predicate]!, hedged ? 'uncertain' : negated ? 'absent' : 'present');
+      for (const more of (m[5] ?? '').matchAll(/(?:and|but)\s+(not\s+)?(\w+)/g)) {
+        const finding = rule.predicates[more[2]!];
+        if (finding) push(finding, more[1] ? 'absent' : hedged ? 'uncertain' : 'present');
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -190,13 +277,31 @@ export function assertFindings(sentence: string): FindingMention[] {
   const found = statuses(ws, mentions);
   const out: FindingMention[] = [];
   const seen = new Set<string>();
+  const places = mentions.map((m) => sideAndRegion(ws, m, mentions));
   mentions.forEach((m, i) => {
-    const { side, region, placeAmbiguous } = sideAndRegion(ws, m, mentions);
-    const key = `${m.finding}|${side}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push({ finding: m.finding, status: found[i]!.status, side, region, phrase: sentence.slice(ws[m.from]!.start, ws[m.to - 1]!.end), trigger: found[i]!.trigger, placeAmbiguous });
+    let { sides, region } = places[i]!;
+    const { placeAmbiguous } = places[i]!;
+    // A finding named as the explanation of the one before shares its place ("left basilar opacity, likely atelectasis").
+    const previous = i > 0 ? mentions[i - 1]! : null;
+    if (sides.length === 0 && previous && ws.slice(previous.to, m.from).some((w) => LINKS.has(w.lower))) {
+      sides = places[i - 1]!.sides;
+      region ??= places[i - 1]!.region;
+    }
+    // A present finding named in the plural of a paired structure, with no side, is on both sides ("the hila", "effusions").
+    const last = ws[m.to - 1]!.lower;
+    if (sides.length === 0 && found[i]!.status === 'present' && PAIRED.has(m.finding) && (last === 'hila' || (last.endsWith('s') && !last.endsWith('ss')))) sides = ['bilateral'];
+    for (const side of sides.length === 0 ? [null] : sides) {
+      const key = `${m.finding}|${side}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ finding: m.finding, status: found[i]!.status, side, region, phrase: sentence.slice(ws[m.from]!.start, ws[m.to - 1]!.end), trigger: found[i]!.trigger, placeAmbiguous });
+    }
   });
+  for (const p of predicateMentions(sentence)) {
+    if (out.some((o) => o.finding === p.finding)) continue;
+    seen.add(`${p.finding}|${p.side}`);
+    out.push(p);
+  }
   if (!seen.has('cardiomegaly|null') && NORMAL_HEART.test(sentence.toLowerCase())) {
     out.push({ finding: 'cardiomegaly', status: 'absent', side: null, region: null, phrase: 'normal heart size', trigger: 'normal', placeAmbiguous: false });
   }

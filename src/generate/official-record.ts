@@ -1,5 +1,6 @@
 import type { CorpusReport } from '../corpus/corpus-report.js';
 import type { GeneratedQuestion } from './generated-question.js';
+import { imageOnlySentences } from './minimum-necessary.js';
 
 /**
  * A generated question as an official ReXVQA record (the fields every other command reads), with the report's
@@ -26,10 +27,11 @@ export function toGeneratedRecord(q: GeneratedQuestion, report: CorpusReport): R
     ImageModality: null,
     class: null,
     validation_code: null,
-    Indication: report.sections.indication,
-    Comparison: report.sections.comparison,
-    Findings: report.sections.findings,
-    Impression: report.sections.impression,
+    // Only the sentences about the image (minimum necessary): never who was called, by whom, or where.
+    Indication: imageOnlySentences(report.sections.indication),
+    Comparison: imageOnlySentences(report.sections.comparison),
+    Findings: imageOnlySentences(report.sections.findings),
+    Impression: imageOnlySentences(report.sections.impression),
     difficulty: q.difficulty,
     generator: `${q.generator.name} ${q.generator.version}${q.generator.model ? ` (${q.generator.model})` : ''}`,
   };

@@ -4,6 +4,7 @@ import type { CorpusReport } from '../corpus/corpus-report.js';
 import { assertFindings, type FindingMention, type Side } from './assertion.js';
 import type { Difficulty, GeneratedQuestion } from './generated-question.js';
 import { LEXICON, findingEntry, optionLabel, type FindingEntry } from './lexicon.js';
+import { quotable } from './minimum-necessary.js';
 import { sentences } from './words.js';
 
 /** The template generator's name and version, recorded with every question it makes and in the card. */
@@ -47,7 +48,8 @@ export function reportEvidence(report: CorpusReport): Evidence[] {
     const text = report.sections[section];
     if (!text) continue;
     for (const s of sentences(text)) {
-      if (COMPARISON_WORDS.test(s.text) || s.text.length > 400) continue;
+      // Only sentences about the image, that can be quoted in an explanation without naming anyone.
+      if (COMPARISON_WORDS.test(s.text) || s.text.length > 400 || !quotable(s.text)) continue;
       for (const m of assertFindings(s.text)) out.push({ ...m, section, sentence: s.text });
     }
   }

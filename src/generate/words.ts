@@ -11,12 +11,13 @@ const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /**
  * The words of a text, by ICU's Unicode word boundaries (Intl.Segmenter), keeping punctuation that ends a clause
- * (`,` `;` `:` `.` `(` `)`) as words of their own, since negation scope stops or continues at them.
+ * (`,` `;` `:` `.` `(` `)` `?`) as words of their own, since negation scope stops or continues at them.
  */
 export function words(text: string): Word[] {
   const out: Word[] = [];
   for (const s of WORDS.segment(text)) {
-    if (s.isWordLike || /^[,;:.()/]$/.test(s.segment)) out.push({ text: s.segment, lower: s.segment.toLowerCase(), start: s.index, end: s.index + s.segment.length });
+    const dash = s.segment === '-' && text[s.index - 1] === ' '; // a spaced dash separates clauses; a hyphen joins words
+    if (s.isWordLike || /^[,;:.()/?]$/.test(s.segment) || dash) out.push({ text: s.segment, lower: s.segment.toLowerCase(), start: s.index, end: s.index + s.segment.length });
   }
   return out;
 }

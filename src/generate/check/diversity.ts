@@ -1,5 +1,4 @@
 import { fnv1a } from '../../models/baselines/tokens.js';
-import { words } from '../words.js';
 
 /** A question's text for the diversity filter: its stem and its options in a fixed order (option order is not content). */
 export const diversityText = (question: string, options: readonly string[]) => `${question} ${[...options].sort().join(' ')}`;
@@ -7,50 +6,87 @@ export const diversityText = (question: string, options: readonly string[]) => `
 export interface DiversityOptions {
   /** Drop a question whose cosine similarity to a kept one exceeds this (paper: 0.9). */
   threshold: number;
-  /** Locality-sensitive hashing: bands × bits random hyperplanes (defaults 8 × 8: ~94% recall of pairs at cosine 0.9, all at 1.0). */
+  /** Locality-sensitive hashing: bands × bits random hyperplanes (defaults 16 × 8: a pair at cosine 0.9 shares a bucket with probability 0.996; exact duplicates always found). */
   bands?: number;
   bits?: number;
-  /** At most this many kept questions compared per bucket (the newest); bounds the work on templated text. */
+  /** At most this many kept questions compared per bucket (the newest; default 32); bounds the work on templated text. */
   bucketCap?: number;
 }
 
-/** For each input, kept, or dropped as too similar to the kept question `nearest` (index) with that similarity. */
+/** For each input, kept, or dropped as more similar than the threshold to the kept question `nearest` (the first found, not necessarily the closest). */
 export type DiversityVerdict = { kept: true } | { kept: false; nearest: number; similarity: number };
 
-interface Vector { terms: Int32Array; weights: Float64Array }
+/** All documents' sparse vectors in one compressed-row store: few objects, so 600K questions fit in memory. */
+interface Vectors { offsets: Int32Array; terms: Int32Array; weights: Float32Array }
 
-function vectorise(docs: string[]): Vector[] {
-  const vocabulary = new Map<string, number>();
-  const counts = docs.map((d) => {
-    const c = new Map<number, number>();
-    for (const w of words(d)) {
-      if (!/\w/.test(w.lower)) continue;
-      let id = vocabulary.get(w.lower);
-      if (id === undefined) vocabulary.set(w.lower, (id = vocabulary.size));
-      c.set(id, (c.get(id) ?? 0) + 1);
+/** Lower-case word tokens (letters and digits); the filter needs speed here, not ICU's finer word boundaries. */
+const tokensOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+class Growable {
+  data: Int32Array | Float32Array;
+  length = 0;
+  constructor(private readonly make: (n: number) => Int32Array | Float32Array) {
+    this.data = make(1 << 16);
+  }
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const bigger = this.make(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
     }
-    return c;
-  });
-  const df = new Float64Array(vocabulary.size);
-  for (const c of counts) for (const id of c.keys()) df[id]!++;
-  return counts.map((c) => {
-    const terms = Int32Array.from(c.keys());
-    const weights = Float64Array.from(terms, (id) => (1 + Math.log(c.get(id)!)) * Math.log((1 + docs.length) / (1 + df[id]!)) + 1e-9);
-    const norm = Math.hypot(...weights) || 1;
-    for (let i = 0; i < weights.length; i++) weights[i]! /= norm;
-    return { terms, weights };
-  });
+    this.data[this.length++] = x;
+  }
 }
 
-function cosine(a: Vector, b: Vector): number {
+/** TF-IDF vectors (sublinear tf, smoothed idf, L2-normalised) and a 53-bit hash of each text's word sequence. */
+function vectorise(docs: string[]): { vectors: Vectors; exactHashes: Float64Array } {
+  const vocabulary = new Map<string, number>();
+  const offsets = new Int32Array(docs.length + 1);
+  const terms = new Growable((n) => new Int32Array(n));
+  const weights = new Growable((n) => new Float32Array(n));
+  const exactHashes = new Float64Array(docs.length);
+  const df: number[] = [];
+  const local = new Map<number, number>();
+  docs.forEach((d, index) => {
+    local.clear();
+    const tokens = tokensOf(d);
+    const joined = tokens.join(' ');
+    exactHashes[index] = fnv1a(joined) * 2 ** 21 + (fnv1a(`#${joined}`) >>> 11);
+    for (const t of tokens) {
+      let id = vocabulary.get(t);
+      if (id === undefined) {
+        vocabulary.set(t, (id = vocabulary.size));
+        df.push(0);
+      }
+      local.set(id, (local.get(id) ?? 0) + 1);
+    }
+    for (const [id, count] of local) {
+      terms.push(id);
+      weights.push(count);
+      df[id]!++;
+    }
+    offsets[index + 1] = terms.length;
+  });
+  const t = terms.data as Int32Array;
+  const w = weights.data as Float32Array;
+  for (let doc = 0; doc < docs.length; doc++) {
+    let norm = 0;
+    for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) {
+      w[k] = (1 + Math.log(w[k]!)) * Math.log((1 + docs.length) / (1 + df[t[k]!]!)) + 1e-9;
+      norm += w[k]! * w[k]!;
+    }
+    norm = Math.sqrt(norm) || 1;
+    for (let k = offsets[doc]!; k < offsets[doc + 1]!; k++) w[k]! /= norm;
+  }
+  return { vectors: { offsets, terms: t.subarray(0, terms.length), weights: w.subarray(0, weights.length) }, exactHashes };
+}
+
+/** Dot product of stored vector `b` with the vector loaded in `loaded` (term → weight); both are L2-normalised. */
+function dotWithLoaded(v: Vectors, loaded: Map<number, number>, b: number): number {
   let dot = 0;
-  // Terms are in first-seen order, not sorted: use a small map for the shorter vector.
-  if (a.terms.length > b.terms.length) [a, b] = [b, a];
-  const index = new Map<number, number>();
-  a.terms.forEach((t, k) => index.set(t, a.weights[k]!));
-  for (let j = 0; j < b.terms.length; j++) {
-    const w = index.get(b.terms[j]!);
-    if (w !== undefined) dot += w * b.weights[j]!;
+  for (let k = v.offsets[b]!; k < v.offsets[b + 1]!; k++) {
+    const x = loaded.get(v.terms[k]!);
+    if (x !== undefined) dot += x * v.weights[k]!;
   }
   return dot;
 }
@@ -62,70 +98,96 @@ function cosine(a: Vector, b: Vector): number {
  * with the exact cosine. Deterministic.
  */
 export function diversityFilter(texts: string[], options: DiversityOptions): DiversityVerdict[] {
-  const bands = options.bands ?? 8;
+  const bands = options.bands ?? 16;
   const bits = options.bits ?? 8;
-  const cap = options.bucketCap ?? 64;
-  const vectors = vectorise(texts);
+  const cap = options.bucketCap ?? 32;
+  const { vectors, exactHashes } = vectorise(texts);
+  const scratch = new Map<number, number>();
+  const seen = new Set<number>();
   const planeSigns = new Map<number, Int8Array>();
   const signsOf = (term: number) => {
     let s = planeSigns.get(term);
     if (!s) {
       s = new Int8Array(bands * bits);
-      for (let p = 0; p < s.length; p++) s[p] = fnv1a(`${term}:${p}`) & 1 ? 1 : -1;
+      // FNV-1a's low bit is only the parity of the characters: mix the hash and take its top bit.
+      for (let p = 0; p < s.length; p++) {
+        let h = fnv1a(`${term}:${p}`);
+        h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+        h ^= h >>> 12;
+        s[p] = h >>> 31 ? 1 : -1;
+      }
       planeSigns.set(term, s);
     }
     return s;
   };
-  const buckets = new Map<string, number[]>();
+  // Buckets as linked lists in two fixed arrays (newest first): no per-bucket array growth on 600K questions.
+  const head = new Int32Array(bands * 2 ** bits).fill(-1);
+  const next = new Int32Array(Math.max(1, texts.length * bands));
+  const keys = new Float64Array(bands);
+  // Each question's full signature (one bit per hyperplane), to skip candidates whose Hamming distance rules out
+  // the threshold before the exact cosine: the angle is about π·(distance/planes).
+  const planes = bands * bits;
+  const wordsPer = Math.ceil(planes / 32);
+  const signatures = new Uint32Array(Math.max(1, texts.length * wordsPer));
+  // At the threshold each bit differs with probability q = angle/π; allow five standard deviations above the mean.
+  const q = Math.acos(Math.max(-1, Math.min(1, options.threshold))) / Math.PI;
+  const maxDistance = Math.ceil(planes * q + 5 * Math.sqrt(planes * q * (1 - q)));
+  const popcount = (x: number) => {
+    x -= (x >>> 1) & 0x55555555;
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  };
   const verdicts: DiversityVerdict[] = [];
   // Exact duplicates (same words, any case or spacing) are found by hash, whatever the buckets hold.
-  const exact = new Map<string, number>();
-  const exactKey = (text: string) => words(text).map((w) => w.lower).filter((w) => /\w/.test(w)).join(' ');
+  const exact = new Map<number, number>();
   const sums = new Float64Array(bands * bits);
-  vectors.forEach((v, index) => {
-    const key = exactKey(texts[index]!);
+  texts.forEach((text, index) => {
+    const key = exactHashes[index]!;
     const twin = exact.get(key);
-    if (twin !== undefined) {
+    // A hash match is checked word for word, so a collision never drops a question.
+    if (twin !== undefined && tokensOf(texts[twin]!).join(' ') === tokensOf(text).join(' ')) {
       verdicts.push({ kept: false, nearest: twin, similarity: 1 });
       return;
     }
     sums.fill(0);
-    for (let k = 0; k < v.terms.length; k++) {
-      const s = signsOf(v.terms[k]!);
-      const w = v.weights[k]!;
+    for (let k = vectors.offsets[index]!; k < vectors.offsets[index + 1]!; k++) {
+      const s = signsOf(vectors.terms[k]!);
+      const w = vectors.weights[k]!;
       for (let p = 0; p < s.length; p++) sums[p]! += s[p]! * w;
     }
-    const keys: string[] = [];
+    for (let p = 0; p < planes; p++) if (sums[p]! >= 0) signatures[index * wordsPer + (p >>> 5)]! |= 1 << (p & 31);
     for (let b = 0; b < bands; b++) {
       let code = 0;
-      for (let r = 0; r < bits; r++) code = (code << 1) | (sums[b * bits + r]! >= 0 ? 1 : 0);
-      keys.push(`${b}:${code}`);
+      for (let r = 0; r < bits; r++) code = code * 2 + (sums[b * bits + r]! >= 0 ? 1 : 0);
+      keys[b] = b * 2 ** bits + code;
     }
-    let best = -1;
-    let bestSimilarity = -Infinity;
-    const seen = new Set<number>();
+    // The first kept question above the threshold decides (any one is reason enough to drop this one).
+    scratch.clear();
+    for (let k = vectors.offsets[index]!; k < vectors.offsets[index + 1]!; k++) scratch.set(vectors.terms[k]!, vectors.weights[k]!);
+    seen.clear();
     for (const bucket of keys) {
-      const members = buckets.get(bucket);
-      if (!members) continue;
-      for (let m = members.length - 1; m >= Math.max(0, members.length - cap); m--) {
-        const other = members[m]!;
+      let looked = 0;
+      for (let entry = head[bucket]!; entry >= 0 && looked < cap; entry = next[entry]!, looked++) {
+        const other = Math.floor(entry / bands);
         if (seen.has(other)) continue;
         seen.add(other);
-        const similarity = cosine(v, vectors[other]!);
-        if (similarity > bestSimilarity) [best, bestSimilarity] = [other, similarity];
+        let distance = 0;
+        for (let w = 0; w < wordsPer; w++) distance += popcount((signatures[index * wordsPer + w]! ^ signatures[other * wordsPer + w]!) >>> 0);
+        if (distance > maxDistance) continue;
+        const similarity = dotWithLoaded(vectors, scratch, other);
+        if (similarity > options.threshold) {
+          verdicts.push({ kept: false, nearest: other, similarity });
+          return;
+        }
       }
     }
-    if (best >= 0 && bestSimilarity > options.threshold) {
-      verdicts.push({ kept: false, nearest: best, similarity: bestSimilarity });
-      return;
-    }
     verdicts.push({ kept: true });
-    exact.set(key, index);
-    for (const bucket of keys) {
-      const members = buckets.get(bucket);
-      if (members) members.push(index);
-      else buckets.set(bucket, [index]);
-    }
+    if (!exact.has(key)) exact.set(key, index);
+    keys.forEach((bucket, b) => {
+      const entry = index * bands + b;
+      next[entry] = head[bucket]!;
+      head[bucket] = entry;
+    });
   });
   return verdicts;
 }

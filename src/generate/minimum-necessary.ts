@@ -1,0 +1,25 @@
+import { sentences } from './words.js';
+
+/**
+ * Words that mark a sentence as being about people, contact or record-keeping rather than the image: such a
+ * sentence never reaches the output, whether or not the PHI rules found an identifier in it (rules miss some
+ * names; a sentence about who was called adds nothing to a question about the film).
+ */
+const ABOUT_PEOPLE = /\b(?:dr|mr|mrs|ms|miss|prof|rn|np|md|do|pa-c|discussed|called|notified|communicated|conveyed|relayed|informed|phoned|paged|telephone|telephoned|spoke|spoken|message|signed|dictated|transcribed|reviewed by|read by|reported by|requested by|ordered by|referring|referred|attending|resident|consultant|registrar|nurse|technologist|radiographer|daughter|son|wife|husband|mother|father|family|guardian|patient name|name|mrn|dob|d\.o\.b|born|accession|acc|account|visit|tel|fax|phone|pager|ext|email|e-mail|address|street|road|avenue|lane|hospital no|nhs|ssn|social security|serial|redacted)\b|@|https?:|www\./i;
+/** Two capitalised words in a row inside a sentence (not at its start): a name or a place more often than not. */
+const PROPER_NAME = /(?<=\S\s+)\p{Lu}\p{Ll}+[ -]\p{Lu}\p{Ll}+/u;
+
+/** A capitalised word after a preposition inside a sentence ("a recent stay in Kisumu"): a place, unless it is an eponym. */
+const PLACE = /(?<=\S\s+)(?:in|near|from|at|to|on)\s+(\p{Lu}\p{Ll}{2,})/gu;
+const EPONYMS = new Set(['Kerley', 'Swan', 'Hampton', 'Westermark', 'Fleischner', 'Morgagni', 'Bochdalek', 'Chilaiditi', 'Pancoast', 'Luftsichel', 'Dobbhoff', 'Dobhoff', 'Heimlich', 'Port', 'Foley', 'Golden', 'Kartagener', 'Poland', 'Hickman', 'Groshong', 'Mediport', 'Impella', 'Fontan', 'Blalock', 'Glenn', 'Nissen', 'Ivor', 'Lady', 'Mounier', 'Williams', 'Marfan', 'Wegener', 'Caplan', 'Loeffler', 'Löffler', 'Macleod', 'Swyer', 'Boerhaave', 'Mallory', 'Zenker', 'Klebsiella', 'Legionella', 'Pneumocystis', 'Streptococcus', 'Staphylococcus', 'Mycoplasma', 'Aspergillus', 'Comparison', 'Findings', 'Impression']);
+const namesPlace = (s: string) => [...s.matchAll(PLACE)].some((m) => !EPONYMS.has(m[1]!));
+
+/** The sentences of a report section that are about the image alone; null when none is. */
+export function imageOnlySentences(text: string | null): string | null {
+  if (text === null) return null;
+  const kept = sentences(text).map((s) => s.text).filter((s) => !ABOUT_PEOPLE.test(s) && !PROPER_NAME.test(s) && !namesPlace(s) && !s.includes('[REDACTED'));
+  return kept.length === 0 ? null : kept.join(' ');
+}
+
+/** Whether one sentence may be quoted in the output (an explanation's evidence). */
+export const quotable = (sentence: string) => imageOnlySentences(sentence) !== null;
