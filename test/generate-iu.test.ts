@@ -39,6 +39,10 @@ test('IU X-ray reports → corpus → offline question set that validates with 0
   assert.deepEqual(card.validators.map((v) => v.validator), ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi', 'diversity']);
   assert.ok(card.review.count > 0 && existsSync(join(out, 'review-sample.jsonl')));
 
+  // The check layer on its own output agrees with what generate kept: every question passes every validator.
+  const checked = await runCli(['check', out]);
+  assert.equal(checked.code, 0, checked.stdout);
+  assert.match(checked.stdout, / 0 fail at least one validator/);
   const validate = await runCli(['data', 'validate', out]);
   assert.equal(validate.code, 0, validate.stdout);
   assert.match(validate.stdout, /^0 error\(s\), 0 warning\(s\), 0 repair\(s\)\. VALID$/m);

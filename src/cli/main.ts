@@ -14,7 +14,7 @@ import { registerAgreement } from './commands/agreement.js';
 import { registerReport } from './commands/report.js';
 import { registerBoard } from './commands/board.js';
 import { registerCorpus } from './commands/corpus.js';
-import { registerGenerate } from './commands/generate.js';
+import { registerCheck, registerGenerate } from './commands/generate.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -38,6 +38,7 @@ export function buildProgram(): Command {
   registerBoard(program);
   registerCorpus(program);
   registerGenerate(program);
+  registerCheck(program);
   program.addHelpText('after', '\nServe a leaderboard: cxrbench serve --help (see docs/board.md)');
   return program;
 }

@@ -100,13 +100,21 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     }
     accounts.push({ reportId: safe.id, generated: questions.length, kept, reason: questions.length === 0 ? noQuestionReason(safe) : null, phiKinds: kinds });
   }
-  const verdicts = diversityFilter(passed.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity });
-  const kept = passed.filter((p, i) => {
-    const v = verdicts[i]!;
-    count('diversity', !v.kept);
-    if (!v.kept) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${settings.similarity} with ${passed[v.nearest]!.q.id}` });
-    return v.kept;
-  });
+  // TF-IDF weights depend on the set, so dropping questions can lift a kept pair over the threshold: filter again
+  // until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
+  let kept = passed;
+  for (let round = 0; round < 20; round++) {
+    const current = kept;
+    const verdicts = diversityFilter(current.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity });
+    if (verdicts.every((v) => v.kept)) break;
+    kept = current.filter((p, i) => {
+      const v = verdicts[i]!;
+      if (!v.kept) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${settings.similarity} with ${current[v.nearest]!.q.id}` });
+      return v.kept;
+    });
+  }
+  const keptIds = new Set(kept.map((p) => p.q.id));
+  for (const p of passed) count('diversity', !keptIds.has(p.q.id));
   const keptByReport = new Map<string, number>();
   for (const p of kept) keptByReport.set(p.q.reportId, (keptByReport.get(p.q.reportId) ?? 0) + 1);
   const validatorsByReport = new Map<string, Set<string>>();

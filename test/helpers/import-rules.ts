@@ -18,7 +18,11 @@ export const ALLOWED: Record<string, readonly string[]> = {
   jobs: ['core', 'store'],
   // the leaderboard's application layer: checks and scores uploads over the store (docs/design/board.md)
   board: ['core', 'dataset', 'extract', 'score', 'models', 'store', 'jobs'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],
+  // question generation (docs/generation.md): report corpora in, PHI screened, questions checked, official layout out
+  phi: ['core'],
+  corpus: ['core', 'dataset'],
+  generate: ['core', 'dataset', 'corpus', 'phi'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi'],
   server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board'],
   // the library entry point exports the core library, never the shells
   'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],

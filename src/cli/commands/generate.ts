@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
-import { CxrError } from '../../core/errors.js';
+import { CxrError, EXIT } from '../../core/errors.js';
+import { checkQuestionSet } from '../../generate/check/check-question-set.js';
+import { renderTable } from '../../report/text-table.js';
+import { writeTextAtomically } from '../write-output.js';
 import { generateQuestionSet } from '../../generate/pipeline.js';
 
 const ratio = (flag: string) => (value: string) => {
@@ -28,5 +31,28 @@ export function registerGenerate(program: Command): void {
       const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! } });
       process.stdout.write(card.markdown);
       process.stdout.write(`\nwritten to ${opts.out}\n`);
+    });
+}
+
+/** `cxrbench check <dir>`: the check layer on a question set in the official layout (as `generate` runs it). */
+export function registerCheck(program: Command): void {
+  program
+    .command('check <dataset>')
+    .description('run the validators on a ReXVQA-format question set: v1–v4 structural, c1–c3 content (against each record\'s report), PHI screen, diversity; exit 1 when any question fails')
+    .option('--similarity <x>', 'near-duplicate threshold (TF-IDF cosine)', ratio('--similarity'), 0.9)
+    .option('--out <file>', 'write every rejection (JSONL: question, validator, reason)')
+    .action(async (dataset: string, opts: { similarity: number; out?: string }) => {
+      const result = await checkQuestionSet(dataset, opts.similarity);
+      process.stdout.write(renderTable({ headers: ['validator', 'checked', 'passed', 'pass rate'], rows: result.validators.map((v) => [v.validator, String(v.checked), String(v.passed), v.checked === 0 ? '—' : `${((100 * v.passed) / v.checked).toFixed(1)}%`]), numeric: [false, true, true, true] }, 'table'));
+      const byRule = new Map<string, number>();
+      for (const r of result.rejections) byRule.set(`${r.validator}: ${r.reason.split(':')[0]}`, (byRule.get(`${r.validator}: ${r.reason.split(':')[0]}`) ?? 0) + 1);
+      for (const [rule, n] of [...byRule].sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${n} × ${rule}\n`);
+      const failed = new Set(result.rejections.map((r) => r.questionId)).size;
+      process.stdout.write(`${result.questions} question(s), ${failed} fail at least one validator\n`);
+      if (opts.out) {
+        await writeTextAtomically(opts.out, result.rejections.map((r) => JSON.stringify(r)).join('\n') + (result.rejections.length ? '\n' : ''));
+        process.stdout.write(`rejections written to ${opts.out}\n`);
+      }
+      if (failed > 0) process.exitCode = EXIT.findings;
     });
 }

@@ -1,4 +1,4 @@
-import { fnv1a } from '../../models/baselines/tokens.js';
+import { fnv1a } from '../../core/fnv1a.js';
 
 /** A question's text for the diversity filter: its stem and its options in a fixed order (option order is not content). */
 export const diversityText = (question: string, options: readonly string[]) => `${question} ${[...options].sort().join(' ')}`;

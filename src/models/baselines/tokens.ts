@@ -13,12 +13,4 @@ export function contentTokens(text: string): string[] {
   return tokens(text).filter((t) => !STOPWORDS.has(t));
 }
 
-/** 32-bit FNV-1a hash of a string. */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
+export { fnv1a } from '../../core/fnv1a.js';

@@ -1,0 +1,66 @@
+import { ISSUE_KINDS } from '../../core/dataset-issue.js';
+import type { Question } from '../../core/question.js';
+import type { CorpusReport } from '../../corpus/corpus-report.js';
+import { detectLayout } from '../../dataset/layout.js';
+import { readQuestions } from '../../dataset/read-dataset.js';
+import { reportSections } from '../../dataset/study.js';
+import { validateDataset } from '../../dataset/validate.js';
+import { detectPhi } from '../../phi/detect.js';
+import type { GeneratedQuestion } from '../generated-question.js';
+import { reportEvidence, reportStatus } from '../offline-generator.js';
+import { contentFailures } from './content.js';
+import { diversityFilter, diversityText } from './diversity.js';
+import type { Rejection } from './rejection.js';
+
+/** What `cxrbench check` found: each validator's count, and every rejection with its reason. */
+export interface CheckResult {
+  questions: number;
+  validators: { validator: string; checked: number; passed: number }[];
+  rejections: Rejection[];
+}
+
+const VALIDATORS = ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi', 'diversity'];
+
+/** A question of any ReXVQA-format set in the shape the content validators read; what it claims is read from its options. */
+function asGenerated(q: Question): GeneratedQuestion {
+  return { id: q.id, reportId: q.studyId, patientId: null, task: q.task, category: q.category ?? '', subcategory: q.subcategory ?? '', question: q.text, options: q.options, answer: q.answer, explanation: q.explanation ?? '', difficulty: 'medium', claim: null, evidence: null, generator: { kind: 'model', name: 'external', version: '?' }, images: q.images.map((i) => ({ path: i.path, view: i.view })) };
+}
+
+/**
+ * The check layer on a question set already written in the official layout (by `generate`, by a model pipeline,
+ * or by hand): the structural validators v1–v4 as `data validate` runs them, the content validators c1–c3 against
+ * each record's own report (Findings and Impression), the PHI screen of the question text, and the diversity filter.
+ */
+export async function checkQuestionSet(path: string, similarity: number): Promise<CheckResult> {
+  const layout = detectLayout(path);
+  const report = await validateDataset(layout, {});
+  const rejections: Rejection[] = [];
+  const failedBy = new Map<string, Set<string>>(VALIDATORS.map((v) => [v, new Set<string>()]));
+  for (const issue of [...report.errors, ...report.warnings]) {
+    if (issue.key === null || issue.code === 'optional-field-missing') continue;
+    const group = ISSUE_KINDS[issue.code].group;
+    const validator = group.startsWith('v') ? group.slice(0, 2) : 'v4';
+    failedBy.get(validator)!.add(issue.key);
+    rejections.push({ questionId: issue.key, reportId: '', validator, reason: `${issue.code}: ${issue.message}` });
+  }
+  const questions: Question[] = [];
+  for await (const q of readQuestions(layout)) questions.push(q);
+  for (const q of questions) {
+    const sections = reportSections(q.meta);
+    const asReport: CorpusReport = { id: q.studyId, patientId: null, sections, images: [], source: { file: q.split, record: q.id } };
+    const generated = asGenerated(q);
+    const failures = [...contentFailures(generated, reportStatus(reportEvidence(asReport))), ...detectPhi(`${q.text}\n${q.options.join('\n')}\n${q.explanation ?? ''}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`])];
+    for (const [validator, reason] of failures) {
+      failedBy.get(validator)!.add(q.id);
+      rejections.push({ questionId: q.id, reportId: q.studyId, validator, reason });
+    }
+  }
+  const verdicts = diversityFilter(questions.map((q) => diversityText(q.text, q.options)), { threshold: similarity });
+  verdicts.forEach((v, i) => {
+    if (v.kept) return;
+    failedBy.get('diversity')!.add(questions[i]!.id);
+    rejections.push({ questionId: questions[i]!.id, reportId: questions[i]!.studyId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${similarity} with ${questions[v.nearest]!.id}` });
+  });
+  const total = report.counts.records;
+  return { questions: total, validators: VALIDATORS.map((v) => ({ validator: v, checked: total, passed: total - failedBy.get(v)!.size })), rejections };
+}
