@@ -23,6 +23,26 @@ const tokenize = (text: string) => words(text).map((w) => w.lower);
 
 const PHRASES: Phrase[] = LEXICON.flatMap((e) => e.phrases.map((p) => ({ finding: e.name, tokens: tokenize(p.replace(/\*$/, '')), wildcard: p.endsWith('*') })))
   .sort((a, b) => b.tokens.length - a.tokens.length);
+/**
+ * Phrases indexed by their first word, longest first, so a sentence is matched in one pass without trying every
+ * phrase at every word. A phrase whose first word is also its wildcard ("effusion*") is found by its literal prefix.
+ */
+const BY_FIRST_WORD = new Map<string, Phrase[]>();
+const WILDCARD_FIRST: Phrase[] = [];
+for (const p of PHRASES) {
+  if (p.wildcard && p.tokens.length === 1) WILDCARD_FIRST.push(p);
+  else BY_FIRST_WORD.set(p.tokens[0]!, [...(BY_FIRST_WORD.get(p.tokens[0]!) ?? []), p]);
+}
+/** The phrases that can start at a word (its own, its singular's, and the wildcards whose prefix it begins with), longest first. */
+function phrasesAt(word: string): Phrase[] {
+  // A one-word phrase also matches its plural: look the word up as it is and as a singular.
+  const singulars = word.endsWith('es') ? [word.slice(0, -1), word.slice(0, -2)] : word.endsWith('s') ? [word.slice(0, -1)] : [];
+  const exact = [...(BY_FIRST_WORD.get(word) ?? []), ...singulars.flatMap((w) => (BY_FIRST_WORD.get(w) ?? []).filter((p) => p.tokens.length === 1))];
+  if (singulars.length > 0) exact.sort((a, b) => b.tokens.length - a.tokens.length);
+  const wild = WILDCARD_FIRST.filter((p) => word.startsWith(p.tokens[0]!));
+  if (wild.length === 0) return exact;
+  return [...exact, ...wild].sort((a, b) => b.tokens.length - a.tokens.length);
+}
 
 const seq = (...texts: string[]) => texts.map(tokenize);
 /** NegEx-style triggers (Chapman et al. 2001, and its radiology extensions), as word sequences. */
@@ -76,10 +96,11 @@ const COORDINATORS = new Set(['or', 'and', ',', '/', 'nor']);
 function findMentions(ws: Word[]): Span[] {
   const spans: Span[] = [];
   for (let i = 0; i < ws.length; ) {
-    const phrase = PHRASES.find((p) => matchAt(ws, i, p.tokens, p.wildcard));
+    const candidates = phrasesAt(ws[i]!.lower);
+    const phrase = candidates.find((p) => matchAt(ws, i, p.tokens, p.wildcard));
     if (phrase) {
       // One phrase can name two findings ("hydropneumothorax": fluid and air).
-      for (const p of PHRASES) if (p !== phrase && p.finding !== phrase.finding && p.tokens.length === phrase.tokens.length && matchAt(ws, i, p.tokens, p.wildcard)) spans.push({ finding: p.finding, from: i, to: i + phrase.tokens.length });
+      for (const p of candidates) if (p !== phrase && p.finding !== phrase.finding && p.tokens.length === phrase.tokens.length && matchAt(ws, i, p.tokens, p.wildcard)) spans.push({ finding: p.finding, from: i, to: i + phrase.tokens.length });
       spans.push({ finding: phrase.finding, from: i, to: i + phrase.tokens.length });
       i += phrase.tokens.length;
     } else i++;
@@ -241,12 +262,18 @@ const PREDICATES: { subject: string; predicates: Record<string, string>; normal?
 const COPULA = '(?:is|are|appears?|remains?|looks?|seems?|may be|might be|could be|is again|are again)';
 const DEGREE = '(?:not|no longer|possibly|probably|likely|mildly|slightly|moderately|markedly|severely|minimally|somewhat|again|still|now|at most|borderline)';
 
+/** The predicate rules with their patterns, compiled once. */
+const PREDICATE_PATTERNS = PREDICATES.map((rule) => {
+  const words = Object.keys(rule.predicates).join('|');
+  return { rule, pattern: new RegExp(`\\b(?:the\\s+)?(${rule.subject})\\s+(${COPULA})\\s+((?:${DEGREE}\\s+)*)(${words}|normal in (?:size|width|calibre|caliber)|of normal (?:size|width))\\b((?:,?\\s+(?:and|but)\\s+(?:not\\s+)?(?:${words}))*)`, 'g') };
+});
+
 function predicateMentions(sentence: string): FindingMention[] {
   const lower = sentence.toLowerCase();
   const out: FindingMention[] = [];
-  for (const rule of PREDICATES) {
-    const words = Object.keys(rule.predicates).join('|');
-    const pattern = new RegExp(`\\b(?:the\\s+)?(${rule.subject})\\s+(${COPULA})\\s+((?:${DEGREE}\\s+)*)(${words}|normal in (?:size|width|calibre|caliber)|of normal (?:size|width))\\b((?:,?\\s+(?:and|but)\\s+(?:not\\s+)?(?:${words}))*)`, 'g');
+  // A cheap test first: most sentences name none of the structures.
+  if (!/heart|cardiac|hil|mediastin|aort|hemidiaphragm|lungs/.test(lower)) return out;
+  for (const { rule, pattern } of PREDICATE_PATTERNS) {
     for (const m of lower.matchAll(pattern)) {
       const subject = m[1]!;
       const side = subject.startsWith('left') ? 'left' : subject.startsWith('right') ? 'right' : null;

@@ -17,9 +17,11 @@ const namesPlace = (s: string) => [...s.matchAll(PLACE)].some((m) => !EPONYMS.ha
 /** The sentences of a report section that are about the image alone; null when none is. */
 export function imageOnlySentences(text: string | null): string | null {
   if (text === null) return null;
-  const kept = sentences(text).map((s) => s.text).filter((s) => !ABOUT_PEOPLE.test(s) && !PROPER_NAME.test(s) && !namesPlace(s) && !s.includes('[REDACTED'));
+  const kept = sentences(text).map((s) => s.text).filter(quotable);
   return kept.length === 0 ? null : kept.join(' ');
 }
 
-/** Whether one sentence may be quoted in the output (an explanation's evidence). */
-export const quotable = (sentence: string) => imageOnlySentences(sentence) !== null;
+/** Whether one sentence is about the image alone, so it may be written to the output or quoted in an explanation. */
+export function quotable(sentence: string): boolean {
+  return !ABOUT_PEOPLE.test(sentence) && !PROPER_NAME.test(sentence) && !namesPlace(sentence) && !sentence.includes('[REDACTED');
+}

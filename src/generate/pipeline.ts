@@ -81,8 +81,9 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     const { report, kinds } = screenReport(raw);
     // Patient and report ids in the output are hashes: a hospital's ids are identifiers themselves.
     const safe: CorpusReport = { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` };
-    const questions = safe.images.length === 0 ? [] : generateOffline(safe, settings.seed).map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
-    const status = reportStatus(reportEvidence(safe));
+    const evidence = reportEvidence(safe);
+    const status = reportStatus(evidence);
+    const questions = safe.images.length === 0 ? [] : generateOffline(safe, settings.seed, evidence, status).map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
     let kept = 0;
     for (const q of questions) {
       const record = toGeneratedRecord(q, safe);
