@@ -16,6 +16,8 @@ export interface GenerationParams {
   maxTokens: number;
   topP?: number;
   seed?: number;
+  /** Constrain the reply to this JSON schema (OpenAI `response_format: json_schema`; vLLM and SGLang follow it too). */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
 }
 
 /** What a model is asked for one question. Images are already encoded (the runner does that once per image). */

@@ -16,6 +16,8 @@ import { OFFLINE_GENERATOR, generateOffline, reportEvidence, reportStatus } from
 import { toGeneratedRecord } from './official-record.js';
 import { screenReport } from './phi-screen.js';
 import { buildCard, type DatasetCard } from './card.js';
+import type { ModelGenerator } from './model/model-generator.js';
+import { generationPrompts } from './model/prompts.js';
 
 export interface GenerateSettings {
   corpus: string;
@@ -27,6 +29,10 @@ export interface GenerateSettings {
   reviewRate: number;
   /** Split shares (train, valid, test), by patient where known, else by report. */
   splits: { train: number; valid: number; test: number };
+  /** The model-backed generator; without one, the offline templates. */
+  generator?: ModelGenerator;
+  /** Stops asking the model (the journal keeps what was answered). */
+  signal?: AbortSignal;
 }
 
 /** What happened to one imported report: how many questions it gave, or why none. */
@@ -75,17 +81,30 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   // are made relative to it; relative ones are written as the corpus gives them.
   const metadataDir = resolve(settings.out, OUTPUT_FILES.metadata);
   const recordImagePath = (path: string) => (isAbsolute(path) ? relative(metadataDir, path) : path);
+  // Read and screen every report first: a model generator asks about many at once.
+  const screened: { safe: CorpusReport; kinds: string[] }[] = [];
   for await (const raw of readCorpus(settings.corpus)) {
     if (seenIds.has(raw.id)) throw new CxrError('unreadable-file', `${settings.corpus}: report id "${raw.id.slice(0, 80)}" appears twice; corpus import writes each id once`);
     seenIds.add(raw.id);
     const { report, kinds } = screenReport(raw);
     // Patient and report ids in the output are hashes: a hospital's ids are identifiers themselves.
-    const safe: CorpusReport = { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` };
+    screened.push({ safe: { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` }, kinds });
+  }
+  const byModel = settings.generator ? await settings.generator.generateAll(screened.filter((r) => r.safe.images.length > 0).map((r) => r.safe), settings.signal) : null;
+  if (settings.signal?.aborted) throw new CxrError('resume-conflict', 'generation stopped before every report was asked; rerun the same command to resume (answers so far are journaled)');
+  for (const { safe, kinds } of screened) {
     const evidence = reportEvidence(safe);
     const status = reportStatus(evidence);
-    const questions = safe.images.length === 0 ? [] : generateOffline(safe, settings.seed, evidence, status).map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
+    const fromModel = byModel?.get(safe.id);
+    for (const problem of fromModel?.problems ?? []) {
+      rejections.push({ questionId: `${safe.id}#model`, reportId: safe.id, validator: 'generation', reason: problem });
+      count('generation', true);
+    }
+    const made = safe.images.length === 0 ? [] : fromModel ? fromModel.questions : generateOffline(safe, settings.seed, evidence, status);
+    const questions = made.map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
     let kept = 0;
     for (const q of questions) {
+      if (fromModel) count('generation', false);
       const record = toGeneratedRecord(q, safe);
       const structural = structuralFailures(record, q.id);
       const content = contentFailures(q, status);
@@ -99,7 +118,8 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       passed.push({ q, record, split: splitOf(safe.patientId ?? safe.id, settings.splits, settings.seed) });
       kept++;
     }
-    accounts.push({ reportId: safe.id, generated: questions.length, kept, reason: questions.length === 0 ? noQuestionReason(safe) : null, phiKinds: kinds });
+    const reason = questions.length > 0 ? null : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : noQuestionReason(safe);
+    accounts.push({ reportId: safe.id, generated: questions.length, kept, reason, phiKinds: kinds });
   }
   // TF-IDF weights depend on the set, so dropping questions can lift a kept pair over the threshold: filter again
   // until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
@@ -144,7 +164,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   await lines(OUTPUT_FILES.rejections, rejections);
   await lines(OUTPUT_FILES.reports, accounts);
   await lines(OUTPUT_FILES.history, [...passed.map((p) => p.q)].map((q) => ({ id: q.id, reportId: q.reportId, generator: q.generator, evidence: q.evidence, claim: q.claim, difficulty: q.difficulty })));
-  const card = buildCard({ settings, generator: OFFLINE_GENERATOR, accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length });
+  const card = buildCard({ settings, generator: settings.generator?.description ?? OFFLINE_GENERATOR, prompts: settings.generator ? generationPrompts() : [], accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length });
   await writeFileAtomically(join(settings.out, OUTPUT_FILES.cardJson), async function* () {
     yield `${JSON.stringify(card.json, null, 2)}\n`;
   });

@@ -108,6 +108,7 @@ function requestBody(config: OpenAICompatibleConfig, request: ModelRequest): Ope
     max_tokens: request.params.maxTokens,
     ...(request.params.topP !== undefined ? { top_p: request.params.topP } : {}),
     ...(request.params.seed !== undefined ? { seed: request.params.seed } : {}),
+    ...(request.params.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.params.jsonSchema.name, schema: request.params.jsonSchema.schema, strict: true } } } : {}),
   };
 }
 

@@ -21,7 +21,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // question generation (docs/generation.md): report corpora in, PHI screened, questions checked, official layout out
   phi: ['core'],
   corpus: ['core', 'dataset'],
-  generate: ['core', 'dataset', 'corpus', 'phi'],
+  generate: ['core', 'dataset', 'corpus', 'phi', 'models', 'runner'],
   cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi'],
   server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board'],
   // the library entry point exports the core library, never the shells

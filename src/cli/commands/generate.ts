@@ -3,7 +3,10 @@ import { CxrError, EXIT } from '../../core/errors.js';
 import { checkQuestionSet } from '../../generate/check/check-question-set.js';
 import { renderTable } from '../../report/text-table.js';
 import { writeTextAtomically } from '../write-output.js';
+import { join } from 'node:path';
+import { ModelGenerator } from '../../generate/model/model-generator.js';
 import { generateQuestionSet } from '../../generate/pipeline.js';
+import { resolveModel } from '../model-spec.js';
 
 const ratio = (flag: string) => (value: string) => {
   const x = Number(value);
@@ -11,24 +14,55 @@ const ratio = (flag: string) => (value: string) => {
   return x;
 };
 
+/** The model-backed generator from `--generator openai:<model>|preset:<name>` and its endpoint options. */
+async function modelGenerator(opts: { generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; out: string }): Promise<ModelGenerator> {
+  const kind = opts.generator.split(':', 1)[0];
+  if (kind !== 'openai' && kind !== 'preset') throw new CxrError('bad-option', `--generator ${opts.generator}: expected offline, openai:<model id> (with --endpoint) or preset:<name>`);
+  const concurrency = Number(opts.concurrency);
+  const timeout = Number(opts.timeout);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new CxrError('bad-option', `--concurrency ${opts.concurrency}: expected a positive integer`);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new CxrError('bad-option', `--timeout ${opts.timeout}: expected seconds`);
+  let adapter;
+  try {
+    adapter = (await resolveModel(opts.generator, { endpoint: opts.endpoint ?? [], ...(opts.apiKeyEnv ? { apiKeyEnv: opts.apiKeyEnv } : {}), header: [], query: [], systemPrompt: true, imageDetail: null }, 0, () => null)).adapter;
+  } catch (error) {
+    if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, '--generator'));
+    throw error;
+  }
+  await adapter.preflight?.(AbortSignal.timeout(30_000));
+  return new ModelGenerator({ adapter, journalFile: join(opts.out, 'generation-journal.jsonl'), concurrency, timeoutMs: timeout * 1000 });
+}
+
 /** `cxrbench generate <corpus>`: report corpus → checked, PHI-screened ReXVQA-format question set with a dataset card. */
 export function registerGenerate(program: Command): void {
   program
     .command('generate <corpus>')
     .description('make a ReXVQA-format question set from a corpus (cxrbench corpus import): generate → check → PHI screen → official layout + dataset card')
     .requiredOption('--out <dir>', 'output folder (metadata/<split>_vqa_data.json, dataset-card.md/.json, rejections, review sample)')
-    .option('--generator <spec>', 'offline (template rules, no network; the default)', 'offline')
+    .option('--generator <spec>', 'offline (template rules, no network; the default), or a model: openai:<model id> with --endpoint, or preset:<name>', 'offline')
+    .option('--endpoint <url...>', 'OpenAI-compatible base URL(s) of the generator model (vLLM, SGLang, Ollama, OpenAI, …)')
+    .option('--api-key-env <name>', 'environment variable holding the endpoint\'s API key')
+    .option('--concurrency <n>', 'model requests in flight (adaptive: lowered on 429s)', '8')
+    .option('--timeout <seconds>', 'per request', '120')
     .option('--seed <n>', 'seed for options order, splits and the review sample', '0')
     .option('--similarity <x>', 'drop a question more similar than this (TF-IDF cosine) to a kept one', ratio('--similarity'), 0.9)
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
     .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1')
-    .action(async (corpus: string, opts: { out: string; generator: string; seed: string; similarity: number; reviewRate: number; splits: string }) => {
-      if (opts.generator !== 'offline') throw new CxrError('bad-option', `--generator ${opts.generator}: only "offline" (template rules) is available in this version; the model-backed generator is not built yet`);
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string }) => {
+      const generator = opts.generator === 'offline' ? undefined : await modelGenerator(opts);
       const shares = opts.splits.split(',').map(Number);
       if (shares.length !== 3 || shares.some((x) => !Number.isFinite(x) || x < 0) || shares.reduce((a, b) => a + b, 0) <= 0) throw new CxrError('bad-option', `--splits ${opts.splits}: expected three non-negative shares, e.g. 0.8,0.1,0.1`);
       const seed = Number(opts.seed);
       if (!Number.isInteger(seed)) throw new CxrError('bad-option', `--seed ${opts.seed}: expected an integer`);
-      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! } });
+      // Ctrl-C stops asking; what was answered is journaled and a rerun resumes from it.
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}) }).finally(() => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      });
       process.stdout.write(card.markdown);
       process.stdout.write(`\nwritten to ${opts.out}\n`);
     });

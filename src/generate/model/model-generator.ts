@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { GenerationParams, ModelRequest, Prediction } from '../../core/model-io.js';
+import type { CorpusReport } from '../../corpus/corpus-report.js';
+import type { AdapterSpec, ModelAdapter } from '../../models/adapter.js';
+import { JournalIndex, JournalWriter } from '../../runner/journal.js';
+import { ConcurrencyLimiter } from '../../runner/limiter.js';
+import type { RetryPolicy } from '../../runner/retry.js';
+import { sendWithRetries } from '../../runner/send.js';
+import type { GeneratedQuestion } from '../generated-question.js';
+import { imageOnlySentences } from '../minimum-necessary.js';
+import { parseMcqReply } from './parse-mcq-reply.js';
+import { BULLETS_PROMPT, MCQ_JSON_SCHEMA, MCQ_PROMPT, promptSha256, type GenerationPrompt } from './prompts.js';
+
+export interface ModelGeneratorOptions {
+  adapter: ModelAdapter;
+  /** Every reply, keyed by what was asked: a rerun (after a crash or kill -9) asks nothing it already has. */
+  journalFile: string;
+  concurrency?: number;
+  adaptiveConcurrency?: boolean;
+  retry?: RetryPolicy;
+  timeoutMs?: number;
+  maxQuestionsPerReport?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What the model gave for one report: questions, and the problems of what it could not use (kept as rejections). */
+export interface ReportGeneration { questions: GeneratedQuestion[]; problems: string[] }
+
+const PARAMS: GenerationParams = { temperature: 0, maxTokens: 2048 };
+
+/**
+ * The paper's model-backed generator: report → structured bullets → MCQs, two requests per report through any
+ * OpenAI-compatible endpoint, the second constrained to the MCQ JSON schema. Requests go through the runner's
+ * sender (retries, back-off, timeouts, adaptive concurrency) and journal, so an interrupted run resumes without
+ * asking again; a failed or unusable reply is a recorded problem of that report, never a crash.
+ */
+export class ModelGenerator {
+  private readonly options: Required<Omit<ModelGeneratorOptions, 'onProgress'>> & Pick<ModelGeneratorOptions, 'onProgress'>;
+
+  constructor(options: ModelGeneratorOptions) {
+    this.options = { concurrency: 8, adaptiveConcurrency: true, retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 }, timeoutMs: 120_000, maxQuestionsPerReport: 6, ...options };
+  }
+
+  /** What the card and every question record about the generator. */
+  get description(): GeneratedQuestion['generator'] {
+    return { kind: 'model', name: 'cxrbench-model-generator', version: '1', model: this.options.adapter.spec.name, prompt: { id: MCQ_PROMPT.id, version: MCQ_PROMPT.version, sha256: promptSha256(MCQ_PROMPT) } };
+  }
+
+  get spec(): AdapterSpec {
+    return this.options.adapter.spec;
+  }
+
+  private keyOf(prompt: GenerationPrompt, text: string): string {
+    return createHash('sha256').update(JSON.stringify([this.options.adapter.spec, PARAMS, promptSha256(prompt), text])).digest('hex');
+  }
+
+  private request(prompt: GenerationPrompt, fill: Record<string, string>, key: string, params: GenerationParams): ModelRequest {
+    const user = prompt.user.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fill[name] ?? '');
+    return { questionId: key, messages: [{ role: 'system', content: prompt.system }, { role: 'user', content: [{ type: 'text', text: user }] }], params };
+  }
+
+  /** Generates for every report, several at once; returns what each gave. */
+  async generateAll(reports: CorpusReport[], signal?: AbortSignal): Promise<Map<string, ReportGeneration>> {
+    const { journalFile, adapter, retry, timeoutMs, concurrency, adaptiveConcurrency, onProgress } = this.options;
+    mkdirSync(dirname(journalFile), { recursive: true });
+    const journal = JournalIndex.open(journalFile);
+    const writer = new JournalWriter(journalFile);
+    const limiter = new ConcurrencyLimiter(concurrency, adaptiveConcurrency);
+    const stop = new AbortController();
+    signal?.addEventListener('abort', () => stop.abort(), { once: true });
+    const settings = { adapter, retry, timeoutMs, limiter, stop: stop.signal, random: Math.random };
+    const reader = () => journal.reader();
+    // One request, from the journal when it is there (and did not fail), else sent and journaled.
+    const ask = async (req: ModelRequest): Promise<Prediction | null> => {
+      const entry = journal.get(req.questionId);
+      if (entry && !entry.failed) {
+        const r = reader();
+        try {
+          return r.read(req.questionId) ?? null;
+        } finally {
+          r.close();
+        }
+      }
+      const release = await limiter.acquire();
+      try {
+        const prediction = await sendWithRetries(req, undefined, settings);
+        if (prediction) journal.set(req.questionId, writer.append(prediction));
+        return prediction;
+      } finally {
+        release();
+      }
+    };
+    const results = new Map<string, ReportGeneration>();
+    let done = 0;
+    const one = async (report: CorpusReport): Promise<void> => {
+      const findings = imageOnlySentences(report.sections.findings) ?? '';
+      const impression = imageOnlySentences(report.sections.impression) ?? '';
+      if (!findings && !impression) {
+        results.set(report.id, { questions: [], problems: ['no findings or impression sentence about the image to send'] });
+        return;
+      }
+      const bulletsReq = this.request(BULLETS_PROMPT, { findings, impression }, this.keyOf(BULLETS_PROMPT, `${findings}\n${impression}`), PARAMS);
+      const bullets = await ask(bulletsReq);
+      if (!bullets) return; // stopped: asked again on resume
+      if (bullets.error || !bullets.response) {
+        results.set(report.id, { questions: [], problems: [`bullets request failed: ${bullets.error?.kind ?? 'no response'}: ${bullets.error?.message ?? ''}`.trim()] });
+        return;
+      }
+      const bulletText = bullets.response.text.trim();
+      const mcqReq = this.request(MCQ_PROMPT, { bullets: bulletText, max: String(this.options.maxQuestionsPerReport) }, this.keyOf(MCQ_PROMPT, bulletText), { ...PARAMS, jsonSchema: { name: 'rexvqa_questions', schema: MCQ_JSON_SCHEMA } });
+      const mcq = await ask(mcqReq);
+      if (!mcq) return;
+      if (mcq.error || !mcq.response) {
+        results.set(report.id, { questions: [], problems: [`MCQ request failed: ${mcq.error?.kind ?? 'no response'}: ${mcq.error?.message ?? ''}`.trim()] });
+        return;
+      }
+      const parsed = parseMcqReply(mcq.response.text);
+      results.set(report.id, {
+        problems: parsed.problems,
+        questions: parsed.questions.slice(0, this.options.maxQuestionsPerReport).map((q, i) => ({
+          id: `${report.id}#m${i}`, reportId: report.id, patientId: report.patientId, task: q.task_name, category: q.category, subcategory: q.subcategory,
+          question: q.question, options: q.options as [string, string, string, string], answer: q.answer, explanation: q.explanation, difficulty: q.difficulty,
+          claim: null, evidence: { section: 'bullets', sentence: bulletText.slice(0, 2000) }, generator: this.description, images: report.images,
+        })),
+      });
+    };
+    try {
+      const pending = new Set<Promise<void>>();
+      for (const report of reports) {
+        if (stop.signal.aborted) break;
+        const task = one(report).finally(() => {
+          pending.delete(task);
+          onProgress?.(++done, reports.length);
+        });
+        pending.add(task);
+        // Keep at most twice the concurrency of reports in flight (each report is two requests in a row).
+        if (pending.size >= 2 * concurrency) await Promise.race(pending);
+      }
+      await Promise.all(pending);
+    } finally {
+      await writer.close();
+    }
+    return results;
+  }
+}

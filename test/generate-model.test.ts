@@ -1,0 +1,101 @@
+/**
+ * The model-backed generator (issue #12) against a local stand-in that speaks the OpenAI chat-completions protocol:
+ * report → bullets → MCQs with the JSON schema; malformed JSON, schema violations, refusals, 429 and 5xx become
+ * recorded rejections or retries, never a crash; the journal makes a rerun (and a run killed with SIGKILL) ask
+ * nothing it already has.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCli } from './helpers/cli.js';
+import { startFakeOpenAI, type RecordedRequest } from './helpers/fake-openai-server.js';
+import { tempDir } from './helpers/records.js';
+
+const REPORTS = [
+  'Small left pleural effusion. No pneumothorax.', 'Right lower lobe consolidation. No pleural effusion.', 'Mild cardiomegaly. No pneumothorax.',
+  'Small right pleural effusion. No consolidation.', 'Left lower lobe atelectasis. No pneumothorax.', 'Large left pleural effusion.',
+  'Right upper lobe mass.', 'Hiatal hernia.', 'Left rib fracture.', 'Right pneumothorax. No pleural effusion.',
+];
+const jsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** The stand-in model: bullets echo the findings; MCQs are built from them, with a broken reply for three findings. */
+function reply(request: RecordedRequest): string {
+  if (request.text.includes('as bullet points')) return `- ${/FINDINGS: (.*)/.exec(request.text)?.[1] ?? ''}`;
+  const bullets = request.text.slice(request.text.indexOf('FINDINGS:'));
+  if (bullets.includes('mass')) return 'Here are your questions: {"questions": [ {"question"';
+  if (bullets.includes('hernia')) return JSON.stringify({ questions: [{ question: 'Which finding?', options: ['Hiatal hernia', 'Pneumothorax'], answer: 'A', explanation: 'x', task_name: 'Presence Assessment', category: 'Abdomen', subcategory: 'Hernia', difficulty: 'easy' }] });
+  if (bullets.includes('fracture')) return "I'm sorry, but I can't help with writing exam questions.";
+  const finding = ['pleural effusion', 'consolidation', 'cardiomegaly', 'atelectasis', 'pneumothorax'].find((f) => new RegExp(`(?<!no )${f}`, 'i').test(bullets.replace(/No [a-z ]+\./g, '')))!;
+  const options = [finding, ...['rib fracture', 'pleural plaque', 'hiatal hernia'].filter((f) => f !== finding)].slice(0, 4).map((o) => o[0]!.toUpperCase() + o.slice(1));
+  return '```json\n' + JSON.stringify({ questions: [{ question: 'Which of the following findings is present on this chest radiograph?', options, answer: 'A', explanation: `The findings describe ${finding}.`, task_name: 'Presence Assessment', category: 'Lung and Pleural Opacity', subcategory: 'Finding', difficulty: 'medium' }] }) + '\n```';
+}
+
+/** The reports imported as a corpus, and the generate command for them against the stand-in. */
+async function imported(url: string, concurrency: number): Promise<{ out: string; args: string[] }> {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'reports.jsonl'), REPORTS.map((findings, i) => JSON.stringify({ id: `s${i}`, patient: `p${i}`, findings, impression: null, images: [`img/${i}.png`] })).join('\n') + '\n');
+  const corpus = join(dir, 'corpus.jsonl');
+  assert.equal((await runCli(['corpus', 'import', join(dir, 'reports.jsonl'), '--format', 'jsonl', '--out', corpus])).code, 0);
+  const out = join(dir, 'set');
+  return { out, args: ['generate', corpus, '--out', out, '--generator', 'openai:gen-model', '--endpoint', url, '--concurrency', String(concurrency)] };
+}
+
+test('model-backed generate: bullets then schema-constrained MCQs; broken replies recorded per report; 429 and 500 retried; a rerun asks nothing', { timeout: 120_000 }, async () => {
+  const server = await startFakeOpenAI({ reply, retryAfterSeconds: 0, fault: (i) => (i === 1 ? '429' : i === 4 ? '500' : null) });
+  try {
+    const { out, args } = await imported(server.url, 2);
+    const first = await runCli(args);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /model-backed: gen-model, report → bullets → questions/);
+    const chats = server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    const mcq = chats.filter((r) => r.text.includes('multiple-choice'));
+    assert.ok(mcq.length >= 10 && mcq.every((r) => (r.body as { response_format?: { type: string } }).response_format?.type === 'json_schema'), 'MCQ requests carry the JSON schema');
+    assert.equal(chats.filter((r) => r.fault !== null).length, 2);
+    const card = JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as { generator: { kind: string; model: string }; prompts: { id: string; sha256: string }[]; questions: { kept: number } };
+    assert.deepEqual([card.generator.kind, card.generator.model], ['model', 'gen-model']);
+    assert.deepEqual(card.prompts.map((p) => p.id), ['cxrbench-report-bullets', 'cxrbench-bullets-to-mcq']);
+    assert.ok(card.questions.kept >= 5, `${card.questions.kept} kept`);
+    const rejections = jsonl(join(out, 'rejections.jsonl')) as { validator: string; reason: string }[];
+    const generation = rejections.filter((r) => r.validator === 'generation').map((r) => r.reason.split(':')[0]);
+    assert.deepEqual(generation.sort(), ['not JSON (Unexpected token \'H\', "Here are y"... is not valid JSON)', 'question 1 breaks the schema', 'the model refused'].sort());
+    const accounts = jsonl(join(out, 'reports.jsonl')) as { kept: number; reason: string | null }[];
+    assert.equal(accounts.length, REPORTS.length);
+    assert.equal(accounts.filter((a) => a.reason?.startsWith("the model's reply gave no usable question")).length, 3);
+    const validated = await runCli(['data', 'validate', out]);
+    assert.equal(validated.code, 0, validated.stdout);
+    const asked = server.requests.length;
+    const firstCard = readFileSync(join(out, 'dataset-card.json'), 'utf8');
+    const again = await runCli(args);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(server.requests.length, asked, 'the journal answers a rerun: nothing asked again');
+    assert.equal(readFileSync(join(out, 'dataset-card.json'), 'utf8'), firstCard, 'the same set again, from the journal');
+  } finally {
+    await server.close();
+  }
+});
+
+test('model-backed generate killed with SIGKILL mid-run resumes: no request answered before the kill is sent again', { timeout: 120_000 }, async () => {
+  const server = await startFakeOpenAI({ reply, latencyMs: 150 });
+  try {
+    const { out, args } = await imported(server.url, 1);
+    const bin = fileURLToPath(new URL('../bin/cxrbench.js', import.meta.url));
+    const child = spawn(process.execPath, [bin, ...args], { stdio: 'ignore' });
+    for (let i = 0; i < 400 && server.requests.filter((r) => r.path.endsWith('/chat/completions')).length < 8; i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const beforeKill = server.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    assert.ok(beforeKill >= 8 && beforeKill < 2 * REPORTS.length, `${beforeKill} requests before the kill`);
+    const resumed = await runCli(args);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const texts = server.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.text);
+    const repeated = texts.length - new Set(texts).size;
+    assert.ok(repeated <= 1, `${repeated} requests sent twice (at most the one in flight at the kill)`);
+    assert.equal(new Set(texts).size, 2 * REPORTS.length, 'every report asked for its bullets and its questions');
+    assert.equal((jsonl(join(out, 'reports.jsonl'))).length, REPORTS.length);
+  } finally {
+    await server.close();
+  }
+});
