@@ -99,3 +99,29 @@ test('model-backed generate killed with SIGKILL mid-run resumes: no request answ
     await server.close();
   }
 });
+
+test('diversity by embeddings: generate and check ask an /embeddings endpoint and the card says so; an endpoint that fails is a clear error', { timeout: 120_000 }, async () => {
+  const server = await startFakeOpenAI({ reply });
+  const down = await startFakeOpenAI({ embeddingsFault: true });
+  try {
+    const { out, args } = await imported(server.url, 2);
+    const offline = args.slice(0, 4);
+    const run = await runCli([...offline, '--embeddings', 'embed-model', '--embeddings-endpoint', server.url]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(server.embeddingRequests.length > 0 && server.embeddingRequests.every((r) => r.model === 'embed-model'));
+    const card = JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as { diversity: { vectors: string; model: string } };
+    assert.deepEqual([card.diversity.vectors, card.diversity.model], ['embeddings', 'embed-model']);
+    const checked = await runCli(['check', out, '--embeddings', 'embed-model', '--embeddings-endpoint', server.url]);
+    assert.equal(checked.code, 0, checked.stdout);
+    const failing = await runCli([...offline, '--embeddings', 'embed-model', '--embeddings-endpoint', down.url]);
+    assert.equal(failing.code, 2);
+    assert.match(failing.stderr, /embeddings from http:\/\/127\.0\.0\.1:\d+\/v1 \(model embed-model\) failed/);
+    assert.doesNotMatch(failing.stderr, /\n\s+at /, 'no stack trace');
+    const half = await runCli([...offline, '--embeddings', 'embed-model']);
+    assert.equal(half.code, 2);
+    assert.match(half.stderr, /--embeddings <model> and --embeddings-endpoint <base URL> go together/);
+  } finally {
+    await server.close();
+    await down.close();
+  }
+});

@@ -17,6 +17,7 @@ import { toGeneratedRecord } from './official-record.js';
 import { screenReport } from './phi-screen.js';
 import { buildCard, type DatasetCard } from './card.js';
 import type { ModelGenerator } from './model/model-generator.js';
+import type { Embedder } from '../models/embeddings.js';
 import { generationPrompts } from './model/prompts.js';
 
 export interface GenerateSettings {
@@ -33,6 +34,8 @@ export interface GenerateSettings {
   generator?: ModelGenerator;
   /** Stops asking the model (the journal keeps what was answered). */
   signal?: AbortSignal;
+  /** Embeddings for the diversity filter; without one, TF-IDF. */
+  embedder?: Embedder;
 }
 
 /** What happened to one imported report: how many questions it gave, or why none. */
@@ -124,9 +127,12 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   // TF-IDF weights depend on the set, so dropping questions can lift a kept pair over the threshold: filter again
   // until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
   let kept = passed;
+  // With an embedding model, every passing question is embedded once; rounds reuse the vectors.
+  const vectors = settings.embedder ? await settings.embedder.embed(passed.map((p) => diversityText(p.q.question, p.q.options)), settings.signal) : null;
+  const vectorOf = new Map(passed.map((p, i) => [p.q.id, vectors?.[i]]));
   for (let round = 0; round < 20; round++) {
     const current = kept;
-    const verdicts = diversityFilter(current.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity });
+    const verdicts = diversityFilter(current.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity }, vectors ? current.map((p) => vectorOf.get(p.q.id)!) : undefined);
     if (verdicts.every((v) => v.kept)) break;
     kept = current.filter((p, i) => {
       const v = verdicts[i]!;

@@ -29,6 +29,8 @@ export interface FakeServerOptions {
   batchPollsUntilDone?: number;
   /** Tokens reported in usage, per request. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Every /embeddings request fails with 500. */
+  embeddingsFault?: boolean;
 }
 
 export interface FakeServer {
@@ -37,6 +39,8 @@ export interface FakeServer {
   requests: RecordedRequest[];
   /** Batch jobs created, with the number of lines of their input file. */
   batches: { id: string; lines: number }[];
+  /** /embeddings requests: the model asked for and how many texts. */
+  embeddingRequests: { model: string; inputs: number }[];
   close(): Promise<void>;
 }
 
@@ -73,6 +77,7 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const files = new Map<string, string>();
   const batches: { id: string; lines: number; input: string; polls: number; output?: string }[] = [];
+  const embeddingRequests: { model: string; inputs: number }[] = [];
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
@@ -82,6 +87,24 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
       if (await handleBatchApi(req, res, raw)) return;
       if (req.method === 'GET' && req.url?.endsWith('/models')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
+        return;
+      }
+      if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
+        // Deterministic embeddings: words hashed into 64 dimensions (texts with the same words get the same vector).
+        const body = JSON.parse(raw || '{}') as { model?: string; input?: string | string[] };
+        const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];
+        embeddingRequests.push({ model: body.model ?? '', inputs: inputs.length });
+        if (options.embeddingsFault) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"embedding server down"}}');
+        const data = inputs.map((text, index) => {
+          const v = new Array<number>(64).fill(0);
+          for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+            let h = 0;
+            for (const c of word) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
+            v[h % 64]! += 1;
+          }
+          return { object: 'embedding', index, embedding: v };
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } }));
         return;
       }
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
@@ -211,6 +234,7 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     batches,
+    embeddingRequests,
     async close() {
       for (const res of hanging) res.destroy();
       for (const socket of sockets) socket.destroy();

@@ -7,12 +7,26 @@ import { join } from 'node:path';
 import { ModelGenerator } from '../../generate/model/model-generator.js';
 import { generateQuestionSet } from '../../generate/pipeline.js';
 import { resolveModel } from '../model-spec.js';
+import { endpointEmbedder, type Embedder } from '../../models/embeddings.js';
 
 const ratio = (flag: string) => (value: string) => {
   const x = Number(value);
   if (!Number.isFinite(x) || x <= 0 || x > 1) throw new CxrError('bad-option', `${flag} ${value}: expected a number in (0, 1]`);
   return x;
 };
+
+/** Embeddings for the diversity filter, from `--embeddings <model> --embeddings-endpoint <url>`; null without them. */
+function embedderFrom(opts: { embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }): Embedder | null {
+  if (!opts.embeddings && !opts.embeddingsEndpoint) return null;
+  if (!opts.embeddings || !opts.embeddingsEndpoint) throw new CxrError('bad-option', '--embeddings <model> and --embeddings-endpoint <base URL> go together');
+  return endpointEmbedder({ model: opts.embeddings, baseURL: opts.embeddingsEndpoint, apiKeyEnv: opts.embeddingsApiKeyEnv ?? null });
+}
+
+const addEmbeddingOptions = (command: Command) =>
+  command
+    .option('--embeddings <model>', 'compare questions by embeddings from this model instead of TF-IDF (with --embeddings-endpoint)')
+    .option('--embeddings-endpoint <url>', 'OpenAI-compatible base URL serving /v1/embeddings')
+    .option('--embeddings-api-key-env <name>', 'environment variable holding its API key');
 
 /** The model-backed generator from `--generator openai:<model>|preset:<name>` and its endpoint options. */
 async function modelGenerator(opts: { generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; out: string }): Promise<ModelGenerator> {
@@ -35,7 +49,7 @@ async function modelGenerator(opts: { generator: string; endpoint?: string[]; ap
 
 /** `cxrbench generate <corpus>`: report corpus → checked, PHI-screened ReXVQA-format question set with a dataset card. */
 export function registerGenerate(program: Command): void {
-  program
+  const command = program
     .command('generate <corpus>')
     .description('make a ReXVQA-format question set from a corpus (cxrbench corpus import): generate → check → PHI screen → official layout + dataset card')
     .requiredOption('--out <dir>', 'output folder (metadata/<split>_vqa_data.json, dataset-card.md/.json, rejections, review sample)')
@@ -47,8 +61,10 @@ export function registerGenerate(program: Command): void {
     .option('--seed <n>', 'seed for options order, splits and the review sample', '0')
     .option('--similarity <x>', 'drop a question more similar than this (TF-IDF cosine) to a kept one', ratio('--similarity'), 0.9)
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
-    .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1')
-    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string }) => {
+    .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1');
+  addEmbeddingOptions(command)
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }) => {
+      const embedder = embedderFrom(opts);
       const generator = opts.generator === 'offline' ? undefined : await modelGenerator(opts);
       const shares = opts.splits.split(',').map(Number);
       if (shares.length !== 3 || shares.some((x) => !Number.isFinite(x) || x < 0) || shares.reduce((a, b) => a + b, 0) <= 0) throw new CxrError('bad-option', `--splits ${opts.splits}: expected three non-negative shares, e.g. 0.8,0.1,0.1`);
@@ -59,7 +75,7 @@ export function registerGenerate(program: Command): void {
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}) }).finally(() => {
+      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), ...(embedder ? { embedder } : {}) }).finally(() => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
       });
@@ -70,13 +86,14 @@ export function registerGenerate(program: Command): void {
 
 /** `cxrbench check <dir>`: the check layer on a question set in the official layout (as `generate` runs it). */
 export function registerCheck(program: Command): void {
-  program
+  const command = program
     .command('check <dataset>')
     .description('run the validators on a ReXVQA-format question set: v1–v4 structural, c1–c3 content (against each record\'s report), PHI screen, diversity; exit 1 when any question fails')
     .option('--similarity <x>', 'near-duplicate threshold (TF-IDF cosine)', ratio('--similarity'), 0.9)
-    .option('--out <file>', 'write every rejection (JSONL: question, validator, reason)')
-    .action(async (dataset: string, opts: { similarity: number; out?: string }) => {
-      const result = await checkQuestionSet(dataset, opts.similarity);
+    .option('--out <file>', 'write every rejection (JSONL: question, validator, reason)');
+  addEmbeddingOptions(command)
+    .action(async (dataset: string, opts: { similarity: number; out?: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }) => {
+      const result = await checkQuestionSet(dataset, opts.similarity, embedderFrom(opts));
       process.stdout.write(renderTable({ headers: ['validator', 'checked', 'passed', 'pass rate'], rows: result.validators.map((v) => [v.validator, String(v.checked), String(v.passed), v.checked === 0 ? '—' : `${((100 * v.passed) / v.checked).toFixed(1)}%`]), numeric: [false, true, true, true] }, 'table'));
       const byRule = new Map<string, number>();
       for (const r of result.rejections) byRule.set(`${r.validator}: ${r.reason.split(':')[0]}`, (byRule.get(`${r.validator}: ${r.reason.split(':')[0]}`) ?? 0) + 1);

@@ -11,6 +11,7 @@ import { reportEvidence, reportStatus } from '../offline-generator.js';
 import { contentFailures } from './content.js';
 import { diversityFilter, diversityText } from './diversity.js';
 import type { Rejection } from './rejection.js';
+import type { Embedder } from '../../models/embeddings.js';
 
 /** What `cxrbench check` found: each validator's count, and every rejection with its reason. */
 export interface CheckResult {
@@ -31,7 +32,7 @@ function asGenerated(q: Question): GeneratedQuestion {
  * or by hand): the structural validators v1–v4 as `data validate` runs them, the content validators c1–c3 against
  * each record's own report (Findings and Impression), the PHI screen of the question text, and the diversity filter.
  */
-export async function checkQuestionSet(path: string, similarity: number): Promise<CheckResult> {
+export async function checkQuestionSet(path: string, similarity: number, embedder: Embedder | null = null): Promise<CheckResult> {
   const layout = detectLayout(path);
   const report = await validateDataset(layout, {});
   const rejections: Rejection[] = [];
@@ -55,7 +56,8 @@ export async function checkQuestionSet(path: string, similarity: number): Promis
       rejections.push({ questionId: q.id, reportId: q.studyId, validator, reason });
     }
   }
-  const verdicts = diversityFilter(questions.map((q) => diversityText(q.text, q.options)), { threshold: similarity });
+  const texts = questions.map((q) => diversityText(q.text, q.options));
+  const verdicts = diversityFilter(texts, { threshold: similarity }, embedder ? await embedder.embed(texts) : undefined);
   verdicts.forEach((v, i) => {
     if (v.kept) return;
     failedBy.get('diversity')!.add(questions[i]!.id);

@@ -91,42 +91,117 @@ function dotWithLoaded(v: Vectors, loaded: Map<number, number>, b: number): numb
   return dot;
 }
 
+/** A sign (±1) per (feature, hyperplane), from a mixed hash: FNV-1a's low bit is only the parity of the characters. */
+function planeSign(feature: number, plane: number): 1 | -1 {
+  let h = fnv1a(`${feature}:${plane}`);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return h >>> 31 ? 1 : -1;
+}
+
 /**
- * The paper's diversity filter: keeps questions in order and drops one whose TF-IDF cosine similarity to a kept
- * question exceeds the threshold. Candidates come from random-hyperplane LSH buckets (sign of hashed ±1
+ * The vectors the filter compares, whatever made them: `project` fills the random-hyperplane sums of one vector;
+ * `load` then `similarityTo` give its cosine with another; `exactKey` groups exact duplicates.
+ */
+interface VectorSource {
+  count: number;
+  project(index: number, sums: Float64Array): void;
+  load(index: number): void;
+  similarityTo(other: number): number;
+  exactKey(index: number): number;
+  sameText(a: number, b: number): boolean;
+}
+
+function sparseSource(texts: string[], planes: number): VectorSource {
+  const { vectors, exactHashes } = vectorise(texts);
+  const signs = new Map<number, Int8Array>();
+  const signsOf = (term: number) => {
+    let row = signs.get(term);
+    if (!row) {
+      row = Int8Array.from({ length: planes }, (_, p) => planeSign(term, p));
+      signs.set(term, row);
+    }
+    return row;
+  };
+  const loaded = new Map<number, number>();
+  return {
+    count: texts.length,
+    project(index, sums) {
+      sums.fill(0);
+      for (let k = vectors.offsets[index]!; k < vectors.offsets[index + 1]!; k++) {
+        const row = signsOf(vectors.terms[k]!);
+        const w = vectors.weights[k]!;
+        for (let p = 0; p < planes; p++) sums[p]! += row[p]! * w;
+      }
+    },
+    load(index) {
+      loaded.clear();
+      for (let k = vectors.offsets[index]!; k < vectors.offsets[index + 1]!; k++) loaded.set(vectors.terms[k]!, vectors.weights[k]!);
+    },
+    similarityTo: (other) => dotWithLoaded(vectors, loaded, other),
+    exactKey: (index) => exactHashes[index]!,
+    sameText: (a, b) => tokensOf(texts[a]!).join(' ') === tokensOf(texts[b]!).join(' '),
+  };
+}
+
+/** Dense vectors (embeddings from a model), L2-normalised here; exact duplicates by their text. */
+function denseSource(texts: string[], embeddings: Float32Array[], planes: number): VectorSource {
+  const dims = embeddings[0]?.length ?? 0;
+  const normalised = embeddings.map((e) => {
+    const norm = Math.hypot(...e) || 1;
+    return Float32Array.from(e, (x) => x / norm);
+  });
+  const signs = Array.from({ length: dims }, (_, d) => Int8Array.from({ length: planes }, (_, p) => planeSign(d, p)));
+  const keys = texts.map((t) => tokensOf(t).join(' '));
+  const keyIds = new Map<string, number>();
+  let loaded: Float32Array = new Float32Array(0);
+  return {
+    count: texts.length,
+    project(index, sums) {
+      sums.fill(0);
+      const v = normalised[index]!;
+      for (let d = 0; d < dims; d++) for (let p = 0; p < planes; p++) sums[p]! += signs[d]![p]! * v[d]!;
+    },
+    load(index) {
+      loaded = normalised[index]!;
+    },
+    similarityTo(other) {
+      const v = normalised[other]!;
+      let dot = 0;
+      for (let d = 0; d < dims; d++) dot += loaded[d]! * v[d]!;
+      return dot;
+    },
+    exactKey(index) {
+      const key = keys[index]!;
+      let id = keyIds.get(key);
+      if (id === undefined) keyIds.set(key, (id = keyIds.size));
+      return id;
+    },
+    sameText: (a, b) => keys[a] === keys[b],
+  };
+}
+
+/**
+ * The paper's diversity filter: keeps questions in order and drops one whose cosine similarity to a kept
+ * question exceeds the threshold — TF-IDF vectors of the question and its options by default, or embeddings from
+ * a model when given (one per text). Candidates come from random-hyperplane LSH buckets (sign of hashed ±1
  * projections), so the work grows with the number of questions, not its square; every candidate is verified
  * with the exact cosine. Deterministic.
  */
-export function diversityFilter(texts: string[], options: DiversityOptions): DiversityVerdict[] {
+export function diversityFilter(texts: string[], options: DiversityOptions, embeddings?: Float32Array[]): DiversityVerdict[] {
   const bands = options.bands ?? 16;
   const bits = options.bits ?? 8;
   const cap = options.bucketCap ?? 32;
-  const { vectors, exactHashes } = vectorise(texts);
-  const scratch = new Map<number, number>();
+  const planes = bands * bits;
+  if (embeddings && embeddings.length !== texts.length) throw new Error(`diversity filter: ${embeddings.length} embeddings for ${texts.length} texts`);
+  const source = embeddings ? denseSource(texts, embeddings, planes) : sparseSource(texts, planes);
   const seen = new Set<number>();
-  const planeSigns = new Map<number, Int8Array>();
-  const signsOf = (term: number) => {
-    let s = planeSigns.get(term);
-    if (!s) {
-      s = new Int8Array(bands * bits);
-      // FNV-1a's low bit is only the parity of the characters: mix the hash and take its top bit.
-      for (let p = 0; p < s.length; p++) {
-        let h = fnv1a(`${term}:${p}`);
-        h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
-        h ^= h >>> 12;
-        s[p] = h >>> 31 ? 1 : -1;
-      }
-      planeSigns.set(term, s);
-    }
-    return s;
-  };
   // Buckets as linked lists in two fixed arrays (newest first): no per-bucket array growth on 600K questions.
   const head = new Int32Array(bands * 2 ** bits).fill(-1);
   const next = new Int32Array(Math.max(1, texts.length * bands));
   const keys = new Float64Array(bands);
   // Each question's full signature (one bit per hyperplane), to skip candidates whose Hamming distance rules out
   // the threshold before the exact cosine: the angle is about π·(distance/planes).
-  const planes = bands * bits;
   const wordsPer = Math.ceil(planes / 32);
   const signatures = new Uint32Array(Math.max(1, texts.length * wordsPer));
   // At the threshold each bit differs with probability q = angle/π; allow five standard deviations above the mean.
@@ -137,24 +212,19 @@ export function diversityFilter(texts: string[], options: DiversityOptions): Div
     x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
     return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
   };
-  const verdicts: DiversityVerdict[] = [];
-  // Exact duplicates (same words, any case or spacing) are found by hash, whatever the buckets hold.
   const exact = new Map<number, number>();
-  const sums = new Float64Array(bands * bits);
-  texts.forEach((text, index) => {
-    const key = exactHashes[index]!;
+  const sums = new Float64Array(planes);
+  const verdicts: DiversityVerdict[] = [];
+  for (let index = 0; index < source.count; index++) {
+    // Exact duplicates (same words, any case or spacing) are found directly, whatever the buckets hold; a hash
+    // match is checked word for word, so a collision never drops a question.
+    const key = source.exactKey(index);
     const twin = exact.get(key);
-    // A hash match is checked word for word, so a collision never drops a question.
-    if (twin !== undefined && tokensOf(texts[twin]!).join(' ') === tokensOf(text).join(' ')) {
+    if (twin !== undefined && source.sameText(twin, index)) {
       verdicts.push({ kept: false, nearest: twin, similarity: 1 });
-      return;
+      continue;
     }
-    sums.fill(0);
-    for (let k = vectors.offsets[index]!; k < vectors.offsets[index + 1]!; k++) {
-      const s = signsOf(vectors.terms[k]!);
-      const w = vectors.weights[k]!;
-      for (let p = 0; p < s.length; p++) sums[p]! += s[p]! * w;
-    }
+    source.project(index, sums);
     for (let p = 0; p < planes; p++) if (sums[p]! >= 0) signatures[index * wordsPer + (p >>> 5)]! |= 1 << (p & 31);
     for (let b = 0; b < bands; b++) {
       let code = 0;
@@ -162,24 +232,26 @@ export function diversityFilter(texts: string[], options: DiversityOptions): Div
       keys[b] = b * 2 ** bits + code;
     }
     // The first kept question above the threshold decides (any one is reason enough to drop this one).
-    scratch.clear();
-    for (let k = vectors.offsets[index]!; k < vectors.offsets[index + 1]!; k++) scratch.set(vectors.terms[k]!, vectors.weights[k]!);
+    source.load(index);
     seen.clear();
+    let dropped: DiversityVerdict | null = null;
     for (const bucket of keys) {
       let looked = 0;
-      for (let entry = head[bucket]!; entry >= 0 && looked < cap; entry = next[entry]!, looked++) {
+      for (let entry = head[bucket]!; entry >= 0 && looked < cap && !dropped; entry = next[entry]!, looked++) {
         const other = Math.floor(entry / bands);
         if (seen.has(other)) continue;
         seen.add(other);
         let distance = 0;
         for (let w = 0; w < wordsPer; w++) distance += popcount((signatures[index * wordsPer + w]! ^ signatures[other * wordsPer + w]!) >>> 0);
         if (distance > maxDistance) continue;
-        const similarity = dotWithLoaded(vectors, scratch, other);
-        if (similarity > options.threshold) {
-          verdicts.push({ kept: false, nearest: other, similarity });
-          return;
-        }
+        const similarity = source.similarityTo(other);
+        if (similarity > options.threshold) dropped = { kept: false, nearest: other, similarity };
       }
+      if (dropped) break;
+    }
+    if (dropped) {
+      verdicts.push(dropped);
+      continue;
     }
     verdicts.push({ kept: true });
     if (!exact.has(key)) exact.set(key, index);
@@ -188,6 +260,6 @@ export function diversityFilter(texts: string[], options: DiversityOptions): Div
       next[entry] = head[bucket]!;
       head[bucket] = entry;
     });
-  });
+  }
   return verdicts;
 }
