@@ -125,3 +125,33 @@ test('diversity by embeddings: generate and check ask an /embeddings endpoint an
     await down.close();
   }
 });
+
+test('content judge: c1–c3 asked of a model about every question the heuristics passed; its failures and unreadable replies are rejections; a rerun asks nothing', { timeout: 120_000 }, async () => {
+  // The judge fails c3 whenever "Hiatal hernia" is an option, and answers location questions with prose.
+  const judgeReply = (r: RecordedRequest) => {
+    if (r.text.includes('Question: Where is')) return 'Looks fine to me.';
+    const c3 = !r.text.includes('Hiatal hernia');
+    return JSON.stringify({ c1: { pass: true, reason: 'chest X-ray' }, c2: { pass: true, reason: 'needs the image' }, c3: { pass: c3, reason: c3 ? 'supported' : 'the report does not rule out a hernia' } });
+  };
+  const judge = await startFakeOpenAI({ reply: judgeReply });
+  try {
+    const { out, args } = await imported(judge.url, 2);
+    const withJudge = [...args.slice(0, 4), '--content-judge', 'openai:judge-model', '--content-judge-endpoint', judge.url];
+    const run = await runCli(withJudge);
+    assert.equal(run.code, 0, run.stderr);
+    const card = JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as { contentJudge: { model: string; prompt: { id: string } }; validators: { validator: string; checked: number; passed: number }[] };
+    assert.deepEqual([card.contentJudge.model, card.contentJudge.prompt.id], ['judge-model', 'cxrbench-question-judge']);
+    const c3 = card.validators.find((v) => v.validator === 'c3 (judge)')!;
+    assert.ok(c3.checked > 0 && c3.passed < c3.checked, `c3 (judge) ${c3.passed}/${c3.checked}`);
+    const rejections = jsonl(join(out, 'rejections.jsonl')) as { validator: string; reason: string }[];
+    assert.ok(rejections.some((r) => r.validator === 'c3 (judge)' && r.reason === 'judge: the report does not rule out a hernia'));
+    assert.ok(rejections.some((r) => r.validator === 'judge' && r.reason.startsWith('judge reply unreadable: Looks fine to me.')));
+    const kept = jsonl(join(out, 'history.jsonl')).length;
+    assert.ok(kept > 0);
+    const asked = judge.requests.length;
+    assert.equal((await runCli(withJudge)).code, 0);
+    assert.equal(judge.requests.length, asked, 'judged questions are not asked again');
+  } finally {
+    await judge.close();
+  }
+});

@@ -8,6 +8,10 @@ export interface DatasetCard { json: Record<string, unknown>; markdown: string }
 
 const VALIDATOR_NAMES: Record<string, string> = {
   generation: 'model reply (JSON, schema, refusal)',
+  'c1 (judge)': 'c1 domain specificity, by the judge model',
+  'c2 (judge)': 'c2 cognitive depth, by the judge model',
+  'c3 (judge)': 'c3 clinical alignment, by the judge model',
+  judge: 'judge asked and answered',
   v1: 'v1 schema', v2: 'v2 data types', v3: 'v3 format', v4: 'v4 completeness', c1: 'c1 domain specificity', c2: 'c2 cognitive depth', c3: 'c3 clinical alignment', phi: 'PHI screen of the question text', diversity: 'diversity (near-duplicates)',
 };
 
@@ -31,6 +35,7 @@ export function buildCard(input: { settings: GenerateSettings; generator: Genera
   const json = {
     generator: input.generator,
     prompts: input.prompts,
+    contentJudge: input.settings.contentJudge?.description ?? null,
     diversity: input.settings.embedder ? { vectors: 'embeddings', ...input.settings.embedder.spec } : { vectors: 'tf-idf (question and options)' },
     settings: { seed: input.settings.seed, similarity: input.settings.similarity, reviewRate: input.settings.reviewRate, splits: input.settings.splits, splitBy: 'patient where the corpus gives one, else report' },
     reports: { imported: accounts.length, withQuestions: accounts.filter((a) => a.kept > 0).length, withoutQuestions: accounts.filter((a) => a.kept === 0).length, reasons },

@@ -18,7 +18,9 @@ import { screenReport } from './phi-screen.js';
 import { buildCard, type DatasetCard } from './card.js';
 import type { ModelGenerator } from './model/model-generator.js';
 import type { Embedder } from '../models/embeddings.js';
-import { generationPrompts } from './model/prompts.js';
+import type { QuestionJudge } from './check/question-judge.js';
+import { imageOnlySentences } from './minimum-necessary.js';
+import { generationPrompts, judgePromptInfo } from './model/prompts.js';
 
 export interface GenerateSettings {
   corpus: string;
@@ -36,6 +38,8 @@ export interface GenerateSettings {
   signal?: AbortSignal;
   /** Embeddings for the diversity filter; without one, TF-IDF. */
   embedder?: Embedder;
+  /** A model asked c1–c3 about each question after the heuristics. */
+  contentJudge?: QuestionJudge;
 }
 
 /** What happened to one imported report: how many questions it gave, or why none. */
@@ -124,6 +128,18 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     const reason = questions.length > 0 ? null : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : noQuestionReason(safe);
     accounts.push({ reportId: safe.id, generated: questions.length, kept, reason, phiKinds: kinds });
   }
+  // The content judge (optional): c1–c3 asked of a model about every question the heuristics passed.
+  if (settings.contentJudge) {
+    const reportText = new Map(screened.map(({ safe }) => [safe.id, [imageOnlySentences(safe.sections.findings), imageOnlySentences(safe.sections.impression)].filter(Boolean).join('\n')]));
+    const verdicts = await settings.contentJudge.judge(passed.map((p) => ({ q: p.q, report: reportText.get(p.q.reportId) ?? '' })), settings.signal);
+    if (settings.signal?.aborted) throw new CxrError('resume-conflict', 'the content judge stopped before every question was judged; rerun the same command to resume');
+    passed.splice(0, passed.length, ...passed.filter((p) => {
+      const failures = verdicts.get(p.q.id) ?? [['judge', 'not judged']];
+      for (const v of ['c1 (judge)', 'c2 (judge)', 'c3 (judge)', 'judge']) count(v, failures.some(([name]) => name === v));
+      for (const [validator, reason] of failures) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator, reason });
+      return failures.length === 0;
+    }));
+  }
   // TF-IDF weights depend on the set, so dropping questions can lift a kept pair over the threshold: filter again
   // until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
   let kept = passed;
@@ -170,7 +186,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   await lines(OUTPUT_FILES.rejections, rejections);
   await lines(OUTPUT_FILES.reports, accounts);
   await lines(OUTPUT_FILES.history, [...passed.map((p) => p.q)].map((q) => ({ id: q.id, reportId: q.reportId, generator: q.generator, evidence: q.evidence, claim: q.claim, difficulty: q.difficulty })));
-  const card = buildCard({ settings, generator: settings.generator?.description ?? OFFLINE_GENERATOR, prompts: settings.generator ? generationPrompts() : [], accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length });
+  const card = buildCard({ settings, generator: settings.generator?.description ?? OFFLINE_GENERATOR, prompts: [...(settings.generator ? generationPrompts() : []), ...(settings.contentJudge ? judgePromptInfo() : [])], accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length });
   await writeFileAtomically(join(settings.out, OUTPUT_FILES.cardJson), async function* () {
     yield `${JSON.stringify(card.json, null, 2)}\n`;
   });

@@ -5,6 +5,8 @@ import { renderTable } from '../../report/text-table.js';
 import { writeTextAtomically } from '../write-output.js';
 import { join } from 'node:path';
 import { ModelGenerator } from '../../generate/model/model-generator.js';
+import { QuestionJudge } from '../../generate/check/question-judge.js';
+import type { ModelAdapter } from '../../models/adapter.js';
 import { generateQuestionSet } from '../../generate/pipeline.js';
 import { resolveModel } from '../model-spec.js';
 import { endpointEmbedder, type Embedder } from '../../models/embeddings.js';
@@ -28,21 +30,36 @@ const addEmbeddingOptions = (command: Command) =>
     .option('--embeddings-endpoint <url>', 'OpenAI-compatible base URL serving /v1/embeddings')
     .option('--embeddings-api-key-env <name>', 'environment variable holding its API key');
 
+/** A language model behind an endpoint, from a spec (openai:<model id> with an endpoint, or preset:<name>), named by its flag in errors. */
+async function endpointAdapter(spec: string, endpoint: string[], apiKeyEnv: string | undefined, flag: string): Promise<ModelAdapter> {
+  const kind = spec.split(':', 1)[0];
+  if (kind !== 'openai' && kind !== 'preset') throw new CxrError('bad-option', `${flag} ${spec}: expected openai:<model id> (with an endpoint) or preset:<name>`);
+  try {
+    return (await resolveModel(spec, { endpoint, ...(apiKeyEnv ? { apiKeyEnv } : {}), header: [], query: [], systemPrompt: true, imageDetail: null }, 0, () => null)).adapter;
+  } catch (error) {
+    if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, flag).replace(/--endpoint/g, flag === '--generator' ? '--endpoint' : `${flag}-endpoint`));
+    throw error;
+  }
+}
+
+/** The content judge from `--content-judge <spec> --content-judge-endpoint <url>`; null without one. */
+async function contentJudgeFrom(opts: { contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; out: string }): Promise<QuestionJudge | null> {
+  if (!opts.contentJudge) {
+    if (opts.contentJudgeEndpoint) throw new CxrError('bad-option', '--content-judge-endpoint needs --content-judge <spec>');
+    return null;
+  }
+  const adapter = await endpointAdapter(opts.contentJudge, opts.contentJudgeEndpoint ?? [], opts.contentJudgeApiKeyEnv, '--content-judge');
+  await adapter.preflight?.(AbortSignal.timeout(30_000));
+  return new QuestionJudge({ adapter, journalFile: join(opts.out, 'judge-journal.jsonl') });
+}
+
 /** The model-backed generator from `--generator openai:<model>|preset:<name>` and its endpoint options. */
 async function modelGenerator(opts: { generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; out: string }): Promise<ModelGenerator> {
-  const kind = opts.generator.split(':', 1)[0];
-  if (kind !== 'openai' && kind !== 'preset') throw new CxrError('bad-option', `--generator ${opts.generator}: expected offline, openai:<model id> (with --endpoint) or preset:<name>`);
   const concurrency = Number(opts.concurrency);
   const timeout = Number(opts.timeout);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CxrError('bad-option', `--concurrency ${opts.concurrency}: expected a positive integer`);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new CxrError('bad-option', `--timeout ${opts.timeout}: expected seconds`);
-  let adapter;
-  try {
-    adapter = (await resolveModel(opts.generator, { endpoint: opts.endpoint ?? [], ...(opts.apiKeyEnv ? { apiKeyEnv: opts.apiKeyEnv } : {}), header: [], query: [], systemPrompt: true, imageDetail: null }, 0, () => null)).adapter;
-  } catch (error) {
-    if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, '--generator'));
-    throw error;
-  }
+  const adapter = await endpointAdapter(opts.generator, opts.endpoint ?? [], opts.apiKeyEnv, '--generator');
   await adapter.preflight?.(AbortSignal.timeout(30_000));
   return new ModelGenerator({ adapter, journalFile: join(opts.out, 'generation-journal.jsonl'), concurrency, timeoutMs: timeout * 1000 });
 }
@@ -58,13 +75,17 @@ export function registerGenerate(program: Command): void {
     .option('--api-key-env <name>', 'environment variable holding the endpoint\'s API key')
     .option('--concurrency <n>', 'model requests in flight (adaptive: lowered on 429s)', '8')
     .option('--timeout <seconds>', 'per request', '120')
+    .option('--content-judge <spec>', 'also ask a model c1–c3 about every question (openai:<model id> or preset:<name>)')
+    .option('--content-judge-endpoint <url...>', 'OpenAI-compatible base URL(s) of the content judge')
+    .option('--content-judge-api-key-env <name>', 'environment variable holding its API key')
     .option('--seed <n>', 'seed for options order, splits and the review sample', '0')
     .option('--similarity <x>', 'drop a question more similar than this (TF-IDF cosine) to a kept one', ratio('--similarity'), 0.9)
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
     .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1');
   addEmbeddingOptions(command)
-    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }) => {
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string }) => {
       const embedder = embedderFrom(opts);
+      const contentJudge = await contentJudgeFrom(opts);
       const generator = opts.generator === 'offline' ? undefined : await modelGenerator(opts);
       const shares = opts.splits.split(',').map(Number);
       if (shares.length !== 3 || shares.some((x) => !Number.isFinite(x) || x < 0) || shares.reduce((a, b) => a + b, 0) <= 0) throw new CxrError('bad-option', `--splits ${opts.splits}: expected three non-negative shares, e.g. 0.8,0.1,0.1`);
@@ -75,7 +96,7 @@ export function registerGenerate(program: Command): void {
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), ...(embedder ? { embedder } : {}) }).finally(() => {
+      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}) }).finally(() => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
       });

@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { GenerationParams, ModelRequest, Prediction } from '../../core/model-io.js';
+import type { GenerationParams, ModelRequest } from '../../core/model-io.js';
 import type { CorpusReport } from '../../corpus/corpus-report.js';
 import type { AdapterSpec, ModelAdapter } from '../../models/adapter.js';
-import { JournalIndex, JournalWriter } from '../../runner/journal.js';
-import { ConcurrencyLimiter } from '../../runner/limiter.js';
 import type { RetryPolicy } from '../../runner/retry.js';
-import { sendWithRetries } from '../../runner/send.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { imageOnlySentences } from '../minimum-necessary.js';
+import { JournaledAsker } from './journaled-asker.js';
 import { parseMcqReply } from './parse-mcq-reply.js';
 import { BULLETS_PROMPT, MCQ_JSON_SCHEMA, MCQ_PROMPT, promptSha256, type GenerationPrompt } from './prompts.js';
 
@@ -64,34 +60,9 @@ export class ModelGenerator {
   /** Generates for every report, several at once; returns what each gave. */
   async generateAll(reports: CorpusReport[], signal?: AbortSignal): Promise<Map<string, ReportGeneration>> {
     const { journalFile, adapter, retry, timeoutMs, concurrency, adaptiveConcurrency, onProgress } = this.options;
-    mkdirSync(dirname(journalFile), { recursive: true });
-    const journal = JournalIndex.open(journalFile);
-    const writer = new JournalWriter(journalFile);
-    const limiter = new ConcurrencyLimiter(concurrency, adaptiveConcurrency);
-    const stop = new AbortController();
-    signal?.addEventListener('abort', () => stop.abort(), { once: true });
-    const settings = { adapter, retry, timeoutMs, limiter, stop: stop.signal, random: Math.random };
-    const reader = () => journal.reader();
-    // One request, from the journal when it is there (and did not fail), else sent and journaled.
-    const ask = async (req: ModelRequest): Promise<Prediction | null> => {
-      const entry = journal.get(req.questionId);
-      if (entry && !entry.failed) {
-        const r = reader();
-        try {
-          return r.read(req.questionId) ?? null;
-        } finally {
-          r.close();
-        }
-      }
-      const release = await limiter.acquire();
-      try {
-        const prediction = await sendWithRetries(req, undefined, settings);
-        if (prediction) journal.set(req.questionId, writer.append(prediction));
-        return prediction;
-      } finally {
-        release();
-      }
-    };
+    const asker = new JournaledAsker({ adapter, journalFile, concurrency, adaptiveConcurrency, retry, timeoutMs }, signal);
+    const ask = (req: ModelRequest) => asker.ask(req);
+    const stop = asker.stop;
     const results = new Map<string, ReportGeneration>();
     let done = 0;
     const one = async (report: CorpusReport): Promise<void> => {
@@ -140,7 +111,7 @@ export class ModelGenerator {
       }
       await Promise.all(pending);
     } finally {
-      await writer.close();
+      asker.close();
     }
     return results;
   }

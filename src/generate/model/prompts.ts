@@ -75,3 +75,36 @@ export const MCQ_JSON_SCHEMA: Record<string, unknown> = {
 
 /** Every prompt of the model-backed generator with its version, hash and changelog (for the dataset card). */
 export const generationPrompts = () => [BULLETS_PROMPT, MCQ_PROMPT].map((p) => ({ id: p.id, version: p.version, sha256: promptSha256(p), changelog: p.changelog }));
+
+/** The content judge's prompt: the paper's c1–c3 asked of a model, against the report the question came from. */
+export const QUESTION_JUDGE_PROMPT: GenerationPrompt = {
+  id: 'cxrbench-question-judge',
+  version: '1',
+  changelog: ['1: first version — c1 domain specificity, c2 cognitive depth, c3 clinical alignment, each pass/fail with a reason.'],
+  system: 'You review multiple-choice questions written from chest X-ray reports for a benchmark. You judge strictly and reply with JSON only.',
+  user: [
+    'Report (the only ground truth):',
+    '{{report}}',
+    '',
+    'Question: {{question}}',
+    '{{options}}',
+    'Keyed answer: {{answer}}',
+    'Explanation: {{explanation}}',
+    '',
+    'Judge three things, each pass or fail with a one-sentence reason:',
+    'c1 domain specificity: the question is about chest X-ray findings and every option is a sensible chest X-ray answer.',
+    'c2 cognitive depth: answering needs the image; the wording of the question or options does not give the answer away.',
+    'c3 clinical alignment: the report supports the keyed answer, no other option is also true according to the report, and nothing refers to a previous study.',
+  ].join('\n'),
+};
+
+/** The JSON schema of the judge's reply. */
+export const QUESTION_JUDGE_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['c1', 'c2', 'c3'],
+  properties: Object.fromEntries(['c1', 'c2', 'c3'].map((k) => [k, { type: 'object', additionalProperties: false, required: ['pass', 'reason'], properties: { pass: { type: 'boolean' }, reason: { type: 'string' } } }])),
+};
+
+/** The content judge's prompt with its version, hash and changelog (for the dataset card). */
+export const judgePromptInfo = () => [QUESTION_JUDGE_PROMPT].map((p) => ({ id: p.id, version: p.version, sha256: promptSha256(p), changelog: p.changelog }));
