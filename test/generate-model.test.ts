@@ -155,3 +155,30 @@ test('content judge: c1–c3 asked of a model about every question the heuristic
     await judge.close();
   }
 });
+
+test('PHI model: identifiers the rules miss are redacted and counted; a report it cannot screen gives no question, with the reason; its journal stays outside the output', { timeout: 120_000 }, async () => {
+  // The stand-in lists the name it was planted with; it fails for the report about a mass.
+  const phi = await startFakeOpenAI({
+    reply: (r) => JSON.stringify({ identifiers: r.text.includes('Oluwaseun Adebayo-Okafor') ? [{ text: 'Oluwaseun Adebayo-Okafor', kind: 'name' }] : [] }),
+    fault: (_i, r) => (r.text.includes('mass') ? '500' : null),
+  });
+  try {
+    const dir = tempDir();
+    const rows = REPORTS.map((findings, i) => ({ id: `s${i}`, findings: i === 0 ? `${findings} Oluwaseun Adebayo-Okafor is the patient.` : findings, images: [`img/${i}.png`] }));
+    writeFileSync(join(dir, 'r.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    assert.equal((await runCli(['corpus', 'import', join(dir, 'r.jsonl'), '--format', 'jsonl', '--out', join(dir, 'c.jsonl')])).code, 0);
+    const out = join(dir, 'set');
+    const run = await runCli(['generate', join(dir, 'c.jsonl'), '--out', out, '--phi-model', 'openai:phi-model', '--phi-model-endpoint', phi.url]);
+    assert.equal(run.code, 0, run.stderr);
+    const card = JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as { phiModel: { model: string }; phi: { reports: { kinds: string[] }[] } };
+    assert.equal(card.phiModel.model, 'phi-model');
+    assert.ok(card.phi.reports.some((r) => r.kinds.includes('name')), 'the model found the name');
+    const accounts = jsonl(join(out, 'reports.jsonl')) as { reason: string | null }[];
+    assert.equal(accounts.filter((a) => a.reason?.startsWith('the PHI model could not screen it (server')).length, 1);
+    const everything = readFileSync(join(out, 'dataset-card.json'), 'utf8') + readFileSync(join(out, 'reports.jsonl'), 'utf8') + readFileSync(join(out, 'metadata', 'train_vqa_data.json'), 'utf8');
+    assert.doesNotMatch(everything, /Adebayo/);
+    assert.match(readFileSync(`${out}.phi-journal.jsonl`, 'utf8'), /Adebayo/, 'the journal is beside the output, not in it');
+  } finally {
+    await phi.close();
+  }
+});

@@ -36,6 +36,7 @@ export function buildCard(input: { settings: GenerateSettings; generator: Genera
     generator: input.generator,
     prompts: input.prompts,
     contentJudge: input.settings.contentJudge?.description ?? null,
+    phiModel: input.settings.phiModel?.description ?? null,
     diversity: input.settings.embedder ? { vectors: 'embeddings', ...input.settings.embedder.spec } : { vectors: 'tf-idf (question and options)' },
     settings: { seed: input.settings.seed, similarity: input.settings.similarity, reviewRate: input.settings.reviewRate, splits: input.settings.splits, splitBy: 'patient where the corpus gives one, else report' },
     reports: { imported: accounts.length, withQuestions: accounts.filter((a) => a.kept > 0).length, withoutQuestions: accounts.filter((a) => a.kept === 0).length, reasons },
@@ -45,7 +46,7 @@ export function buildCard(input: { settings: GenerateSettings; generator: Genera
     difficulty: tally(kept.map((k) => k.q.difficulty)),
     validators,
     review: { count: input.reviewCount, rate: input.settings.reviewRate, file: 'review-sample.jsonl' },
-    phi: { reportsWithIdentifiers: phiReports.length, reports: phiReports, method: 'rule-based Safe Harbor screen (cxrbench phi rules); identifiers replaced by [REDACTED:<kind>]' },
+    phi: { reportsWithIdentifiers: phiReports.length, reports: phiReports, method: `rule-based Safe Harbor screen (cxrbench phi rules)${input.settings.phiModel ? `, then the model ${input.settings.phiModel.description.model}` : ''}; identifiers replaced by [REDACTED:<kind>]` },
   };
   const rows = (entries: [string, string | number][]) => entries.map(([a, b]) => `| ${a} | ${b} |`).join('\n');
   const prompts = input.prompts.map((p) => `- prompt \`${p.id}\` v${p.version} (sha256 ${p.sha256.slice(0, 12)}…)`).join('\n');

@@ -19,6 +19,7 @@ import { buildCard, type DatasetCard } from './card.js';
 import type { ModelGenerator } from './model/model-generator.js';
 import type { Embedder } from '../models/embeddings.js';
 import type { QuestionJudge } from './check/question-judge.js';
+import { PHI_PROMPT, type PhiModel } from './model/phi-model.js';
 import { imageOnlySentences } from './minimum-necessary.js';
 import { generationPrompts, judgePromptInfo } from './model/prompts.js';
 
@@ -40,6 +41,8 @@ export interface GenerateSettings {
   embedder?: Embedder;
   /** A model asked c1–c3 about each question after the heuristics. */
   contentJudge?: QuestionJudge;
+  /** A model that finds identifiers the rules missed (after them). */
+  phiModel?: PhiModel;
 }
 
 /** What happened to one imported report: how many questions it gave, or why none. */
@@ -97,6 +100,18 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     // Patient and report ids in the output are hashes: a hospital's ids are identifiers themselves.
     screened.push({ safe: { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` }, kinds });
   }
+  // The PHI model (optional) reads what the rules left; a report it could not screen gives no question.
+  const phiUnscreened = new Map<string, string>();
+  if (settings.phiModel) {
+    const result = await settings.phiModel.screen(screened.map((r) => r.safe), settings.signal);
+    if (settings.signal?.aborted) throw new CxrError('resume-conflict', 'PHI screening stopped before every report was read; rerun the same command to resume');
+    screened.forEach((r, i) => {
+      r.safe = result.reports[i]!;
+      r.kinds = [...new Set([...r.kinds, ...(result.kinds.get(r.safe.id) ?? [])])];
+    });
+    for (const [id, why] of result.unscreened) phiUnscreened.set(id, why);
+  }
+  for (const r of screened) if (phiUnscreened.has(r.safe.id)) r.safe = { ...r.safe, images: [] };
   const byModel = settings.generator ? await settings.generator.generateAll(screened.filter((r) => r.safe.images.length > 0).map((r) => r.safe), settings.signal) : null;
   if (settings.signal?.aborted) throw new CxrError('resume-conflict', 'generation stopped before every report was asked; rerun the same command to resume (answers so far are journaled)');
   for (const { safe, kinds } of screened) {
@@ -125,7 +140,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       passed.push({ q, record, split: splitOf(safe.patientId ?? safe.id, settings.splits, settings.seed) });
       kept++;
     }
-    const reason = questions.length > 0 ? null : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : noQuestionReason(safe);
+    const reason = questions.length > 0 ? null : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : noQuestionReason(safe);
     accounts.push({ reportId: safe.id, generated: questions.length, kept, reason, phiKinds: kinds });
   }
   // The content judge (optional): c1–c3 asked of a model about every question the heuristics passed.
@@ -186,7 +201,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   await lines(OUTPUT_FILES.rejections, rejections);
   await lines(OUTPUT_FILES.reports, accounts);
   await lines(OUTPUT_FILES.history, [...passed.map((p) => p.q)].map((q) => ({ id: q.id, reportId: q.reportId, generator: q.generator, evidence: q.evidence, claim: q.claim, difficulty: q.difficulty })));
-  const card = buildCard({ settings, generator: settings.generator?.description ?? OFFLINE_GENERATOR, prompts: [...(settings.generator ? generationPrompts() : []), ...(settings.contentJudge ? judgePromptInfo() : [])], accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length });
+  const card = buildCard({ settings, generator: settings.generator?.description ?? OFFLINE_GENERATOR, prompts: [...(settings.generator ? generationPrompts() : []), ...(settings.contentJudge ? judgePromptInfo() : []), ...(settings.phiModel ? [{ ...settings.phiModel.description.prompt, changelog: PHI_PROMPT.changelog }] : [])], accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length });
   await writeFileAtomically(join(settings.out, OUTPUT_FILES.cardJson), async function* () {
     yield `${JSON.stringify(card.json, null, 2)}\n`;
   });

@@ -6,6 +6,7 @@ import { writeTextAtomically } from '../write-output.js';
 import { join } from 'node:path';
 import { ModelGenerator } from '../../generate/model/model-generator.js';
 import { QuestionJudge } from '../../generate/check/question-judge.js';
+import { PhiModel } from '../../generate/model/phi-model.js';
 import type { ModelAdapter } from '../../models/adapter.js';
 import { generateQuestionSet } from '../../generate/pipeline.js';
 import { resolveModel } from '../model-spec.js';
@@ -53,6 +54,18 @@ async function contentJudgeFrom(opts: { contentJudge?: string; contentJudgeEndpo
   return new QuestionJudge({ adapter, journalFile: join(opts.out, 'judge-journal.jsonl') });
 }
 
+/** The PHI model from `--phi-model <spec> --phi-model-endpoint <url>`; null without one. */
+async function phiModelFrom(opts: { phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string; out: string }): Promise<PhiModel | null> {
+  if (!opts.phiModel) {
+    if (opts.phiModelEndpoint) throw new CxrError('bad-option', '--phi-model-endpoint needs --phi-model <spec>');
+    return null;
+  }
+  const adapter = await endpointAdapter(opts.phiModel, opts.phiModelEndpoint ?? [], opts.phiModelApiKeyEnv, '--phi-model');
+  await adapter.preflight?.(AbortSignal.timeout(30_000));
+  // Its journal keeps replies that quote identifiers, so it lives beside the output folder, never inside it.
+  return new PhiModel({ adapter, journalFile: `${opts.out.replace(/[\\/]+$/, '')}.phi-journal.jsonl` });
+}
+
 /** The model-backed generator from `--generator openai:<model>|preset:<name>` and its endpoint options. */
 async function modelGenerator(opts: { generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; out: string }): Promise<ModelGenerator> {
   const concurrency = Number(opts.concurrency);
@@ -78,14 +91,18 @@ export function registerGenerate(program: Command): void {
     .option('--content-judge <spec>', 'also ask a model c1–c3 about every question (openai:<model id> or preset:<name>)')
     .option('--content-judge-endpoint <url...>', 'OpenAI-compatible base URL(s) of the content judge')
     .option('--content-judge-api-key-env <name>', 'environment variable holding its API key')
+    .option('--phi-model <spec>', 'also ask a model for identifiers the rules missed (openai:<model id> or preset:<name>)')
+    .option('--phi-model-endpoint <url...>', 'OpenAI-compatible base URL(s) of the PHI model')
+    .option('--phi-model-api-key-env <name>', 'environment variable holding its API key')
     .option('--seed <n>', 'seed for options order, splits and the review sample', '0')
     .option('--similarity <x>', 'drop a question more similar than this (TF-IDF cosine) to a kept one', ratio('--similarity'), 0.9)
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
     .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1');
   addEmbeddingOptions(command)
-    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string }) => {
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
       const embedder = embedderFrom(opts);
       const contentJudge = await contentJudgeFrom(opts);
+      const phiModel = await phiModelFrom(opts);
       const generator = opts.generator === 'offline' ? undefined : await modelGenerator(opts);
       const shares = opts.splits.split(',').map(Number);
       if (shares.length !== 3 || shares.some((x) => !Number.isFinite(x) || x < 0) || shares.reduce((a, b) => a + b, 0) <= 0) throw new CxrError('bad-option', `--splits ${opts.splits}: expected three non-negative shares, e.g. 0.8,0.1,0.1`);
@@ -96,7 +113,7 @@ export function registerGenerate(program: Command): void {
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}) }).finally(() => {
+      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}), ...(phiModel ? { phiModel } : {}) }).finally(() => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
       });
