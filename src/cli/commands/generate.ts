@@ -43,27 +43,15 @@ async function endpointAdapter(spec: string, endpoint: string[], apiKeyEnv: stri
   }
 }
 
-/** The content judge from `--content-judge <spec> --content-judge-endpoint <url>`; null without one. */
-async function contentJudgeFrom(opts: { contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; out: string }): Promise<QuestionJudge | null> {
-  if (!opts.contentJudge) {
-    if (opts.contentJudgeEndpoint) throw new CxrError('bad-option', '--content-judge-endpoint needs --content-judge <spec>');
+/** An optional model given by `--<flag> <spec> --<flag>-endpoint <url>`, checked to answer; null when not asked for. */
+async function optionalModel(spec: string | undefined, endpoint: string[] | undefined, apiKeyEnv: string | undefined, flag: string): Promise<ModelAdapter | null> {
+  if (!spec) {
+    if (endpoint) throw new CxrError('bad-option', `${flag}-endpoint needs ${flag} <spec>`);
     return null;
   }
-  const adapter = await endpointAdapter(opts.contentJudge, opts.contentJudgeEndpoint ?? [], opts.contentJudgeApiKeyEnv, '--content-judge');
+  const adapter = await endpointAdapter(spec, endpoint ?? [], apiKeyEnv, flag);
   await adapter.preflight?.(AbortSignal.timeout(30_000));
-  return new QuestionJudge({ adapter, journalFile: join(opts.out, 'judge-journal.jsonl') });
-}
-
-/** The PHI model from `--phi-model <spec> --phi-model-endpoint <url>`; null without one. */
-async function phiModelFrom(opts: { phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string; out: string }): Promise<PhiModel | null> {
-  if (!opts.phiModel) {
-    if (opts.phiModelEndpoint) throw new CxrError('bad-option', '--phi-model-endpoint needs --phi-model <spec>');
-    return null;
-  }
-  const adapter = await endpointAdapter(opts.phiModel, opts.phiModelEndpoint ?? [], opts.phiModelApiKeyEnv, '--phi-model');
-  await adapter.preflight?.(AbortSignal.timeout(30_000));
-  // Its journal keeps replies that quote identifiers, so it lives beside the output folder, never inside it.
-  return new PhiModel({ adapter, journalFile: `${opts.out.replace(/[\\/]+$/, '')}.phi-journal.jsonl` });
+  return adapter;
 }
 
 /** The model-backed generator from `--generator openai:<model>|preset:<name>` and its endpoint options. */
@@ -101,8 +89,11 @@ export function registerGenerate(program: Command): void {
   addEmbeddingOptions(command)
     .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
       const embedder = embedderFrom(opts);
-      const contentJudge = await contentJudgeFrom(opts);
-      const phiModel = await phiModelFrom(opts);
+      const judgeModel = await optionalModel(opts.contentJudge, opts.contentJudgeEndpoint, opts.contentJudgeApiKeyEnv, '--content-judge');
+      const contentJudge = judgeModel ? new QuestionJudge({ adapter: judgeModel, journalFile: join(opts.out, 'judge-journal.jsonl') }) : null;
+      const phiAdapter = await optionalModel(opts.phiModel, opts.phiModelEndpoint, opts.phiModelApiKeyEnv, '--phi-model');
+      // The PHI model's journal quotes identifiers, so it lives beside the output folder, never inside it.
+      const phiModel = phiAdapter ? new PhiModel({ adapter: phiAdapter, journalFile: `${opts.out.replace(/[\\/]+$/, '')}.phi-journal.jsonl` }) : null;
       const generator = opts.generator === 'offline' ? undefined : await modelGenerator(opts);
       const shares = opts.splits.split(',').map(Number);
       if (shares.length !== 3 || shares.some((x) => !Number.isFinite(x) || x < 0) || shares.reduce((a, b) => a + b, 0) <= 0) throw new CxrError('bad-option', `--splits ${opts.splits}: expected three non-negative shares, e.g. 0.8,0.1,0.1`);

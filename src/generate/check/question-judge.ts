@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ModelRequest } from '../../core/model-io.js';
 import type { ModelAdapter } from '../../models/adapter.js';
 import type { GeneratedQuestion } from '../generated-question.js';
+import { parseJsonReply } from '../model/json-reply.js';
 import { JournaledAsker } from '../model/journaled-asker.js';
 import { QUESTION_JUDGE_PROMPT, QUESTION_JUDGE_SCHEMA, promptSha256 } from '../model/prompts.js';
 
@@ -44,17 +45,12 @@ export class QuestionJudge {
           out.set(q.id, [['judge', `judge request failed: ${prediction.error?.kind ?? 'no response'}: ${prediction.error?.message ?? ''}`.trim()]]);
           return;
         }
-        let reply;
-        try {
-          reply = Reply.safeParse(JSON.parse(/```(?:json)?\s*([\s\S]*?)```/.exec(prediction.response.text)?.[1] ?? prediction.response.text));
-        } catch {
-          reply = null;
-        }
-        if (!reply?.success) {
+        const reply = parseJsonReply(prediction.response.text, Reply);
+        if (!reply) {
           out.set(q.id, [['judge', `judge reply unreadable: ${prediction.response.text.slice(0, 120)}`]]);
           return;
         }
-        out.set(q.id, (['c1', 'c2', 'c3'] as const).filter((k) => !reply.data[k].pass).map((k): [string, string] => [`${k} (judge)`, `judge: ${reply.data[k].reason}`]));
+        out.set(q.id, (['c1', 'c2', 'c3'] as const).filter((k) => !reply[k].pass).map((k): [string, string] => [`${k} (judge)`, `judge: ${reply[k].reason}`]));
       }));
     } finally {
       asker.close();

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { ModelAdapter } from '../../models/adapter.js';
 import { SECTION_NAMES, type CorpusReport } from '../../corpus/corpus-report.js';
+import { parseJsonReply } from './json-reply.js';
 import { JournaledAsker } from './journaled-asker.js';
 import { promptSha256, type GenerationPrompt } from './prompts.js';
 
@@ -53,17 +54,12 @@ export class PhiModel {
           unscreened.set(report.id, prediction?.error ? `${prediction.error.kind}: ${prediction.error.message}` : 'not asked');
           return report;
         }
-        let reply;
-        try {
-          reply = Reply.safeParse(JSON.parse(/```(?:json)?\s*([\s\S]*?)```/.exec(prediction.response.text)?.[1] ?? prediction.response.text));
-        } catch {
-          reply = null;
-        }
-        if (!reply?.success) {
+        const reply = parseJsonReply(prediction.response.text, Reply);
+        if (!reply) {
           unscreened.set(report.id, 'unreadable reply');
           return report;
         }
-        const found = reply.data.identifiers.filter((i) => i.text.trim().length >= 2 && !i.text.includes('[REDACTED'));
+        const found = reply.identifiers.filter((i) => i.text.trim().length >= 2 && !i.text.includes('[REDACTED'));
         if (found.length === 0) return report;
         kinds.set(report.id, [...new Set(found.map((i) => i.kind.toLowerCase().replace(/[^a-z_]/g, '_')))]);
         // Longest first, so "Dr. Ann Lee" goes before "Ann Lee".
