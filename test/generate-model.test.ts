@@ -182,3 +182,25 @@ test('PHI model: identifiers the rules miss are redacted and counted; a report i
     await phi.close();
   }
 });
+
+test('model-backed generate through the batch API: a round of bullets, then a round of questions; a rerun submits nothing', { timeout: 120_000 }, async () => {
+  const server = await startFakeOpenAI({ reply, batchPollsUntilDone: 1 });
+  try {
+    const { out, args } = await imported(server.url, 2);
+    const batchArgs = [...args, '--batch', '--poll-seconds', '0'];
+    const run = await runCli(batchArgs);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(server.batches.map((b) => b.lines), [REPORTS.length, REPORTS.length], 'one bullets batch, one questions batch');
+    const card = JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as { generator: { kind: string }; questions: { kept: number } };
+    assert.equal(card.generator.kind, 'model');
+    assert.ok(card.questions.kept >= 5);
+    assert.equal(jsonl(join(out, 'rejections.jsonl')).filter((r) => r.validator === 'generation').length, 3, 'broken replies recorded as in online mode');
+    assert.equal((await runCli(batchArgs)).code, 0);
+    assert.equal(server.batches.length, 2, 'a rerun submits no batch');
+    const offlineBatch = await runCli([...args.slice(0, 4), '--batch']);
+    assert.equal(offlineBatch.code, 2);
+    assert.match(offlineBatch.stderr, /--batch sends a model's requests/);
+  } finally {
+    await server.close();
+  }
+});

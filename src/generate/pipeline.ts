@@ -122,7 +122,8 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       rejections.push({ questionId: `${safe.id}#model`, reportId: safe.id, validator: 'generation', reason: problem });
       count('generation', true);
     }
-    const made = safe.images.length === 0 ? [] : fromModel ? fromModel.questions : generateOffline(safe, settings.seed, evidence, status);
+    // With a model, a report it gave nothing for gives no question — never a template one in its place.
+    const made = safe.images.length === 0 ? [] : byModel ? (fromModel?.questions ?? []) : generateOffline(safe, settings.seed, evidence, status);
     const questions = made.map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
     let kept = 0;
     for (const q of questions) {
@@ -140,7 +141,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       passed.push({ q, record, split: splitOf(safe.patientId ?? safe.id, settings.splits, settings.seed) });
       kept++;
     }
-    const reason = questions.length > 0 ? null : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : noQuestionReason(safe);
+    const reason = questions.length > 0 ? null : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe);
     accounts.push({ reportId: safe.id, generated: questions.length, kept, reason, phiKinds: kinds });
   }
   // The content judge (optional): c1–c3 asked of a model about every question the heuristics passed.

@@ -55,14 +55,18 @@ async function optionalModel(spec: string | undefined, endpoint: string[] | unde
 }
 
 /** The model-backed generator from `--generator openai:<model>|preset:<name>` and its endpoint options. */
-async function modelGenerator(opts: { generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; out: string }): Promise<ModelGenerator> {
+async function modelGenerator(opts: { generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; out: string; batch?: boolean; pollSeconds: string }): Promise<ModelGenerator> {
   const concurrency = Number(opts.concurrency);
   const timeout = Number(opts.timeout);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CxrError('bad-option', `--concurrency ${opts.concurrency}: expected a positive integer`);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new CxrError('bad-option', `--timeout ${opts.timeout}: expected seconds`);
   const adapter = await endpointAdapter(opts.generator, opts.endpoint ?? [], opts.apiKeyEnv, '--generator');
   await adapter.preflight?.(AbortSignal.timeout(30_000));
-  return new ModelGenerator({ adapter, journalFile: join(opts.out, 'generation-journal.jsonl'), concurrency, timeoutMs: timeout * 1000 });
+  const pollSeconds = Number(opts.pollSeconds);
+  if (!Number.isFinite(pollSeconds) || pollSeconds < 0) throw new CxrError('bad-option', `--poll-seconds ${opts.pollSeconds}: expected seconds`);
+  // OpenAI's limits per batch input file: 200 MB and 50,000 requests.
+  const batch = opts.batch ? { batch: { dir: join(opts.out, 'batches'), pollSeconds, maxFileBytes: 190 << 20, maxRequests: 50_000 } } : {};
+  return new ModelGenerator({ adapter, journalFile: join(opts.out, 'generation-journal.jsonl'), concurrency, timeoutMs: timeout * 1000, ...batch });
 }
 
 /** `cxrbench generate <corpus>`: report corpus → checked, PHI-screened ReXVQA-format question set with a dataset card. */
@@ -76,6 +80,8 @@ export function registerGenerate(program: Command): void {
     .option('--api-key-env <name>', 'environment variable holding the endpoint\'s API key')
     .option('--concurrency <n>', 'model requests in flight (adaptive: lowered on 429s)', '8')
     .option('--timeout <seconds>', 'per request', '120')
+    .option('--batch', "send the model's requests through the provider's batch API (two rounds: bullets, then questions; resumable)")
+    .option('--poll-seconds <n>', 'with --batch: seconds between status checks', '30')
     .option('--content-judge <spec>', 'also ask a model c1–c3 about every question (openai:<model id> or preset:<name>)')
     .option('--content-judge-endpoint <url...>', 'OpenAI-compatible base URL(s) of the content judge')
     .option('--content-judge-api-key-env <name>', 'environment variable holding its API key')
@@ -87,13 +93,14 @@ export function registerGenerate(program: Command): void {
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
     .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1');
   addEmbeddingOptions(command)
-    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
       const embedder = embedderFrom(opts);
       const judgeModel = await optionalModel(opts.contentJudge, opts.contentJudgeEndpoint, opts.contentJudgeApiKeyEnv, '--content-judge');
       const contentJudge = judgeModel ? new QuestionJudge({ adapter: judgeModel, journalFile: join(opts.out, 'judge-journal.jsonl') }) : null;
       const phiAdapter = await optionalModel(opts.phiModel, opts.phiModelEndpoint, opts.phiModelApiKeyEnv, '--phi-model');
       // The PHI model's journal quotes identifiers, so it lives beside the output folder, never inside it.
       const phiModel = phiAdapter ? new PhiModel({ adapter: phiAdapter, journalFile: `${opts.out.replace(/[\\/]+$/, '')}.phi-journal.jsonl` }) : null;
+      if (opts.batch && opts.generator === 'offline') throw new CxrError('bad-option', '--batch sends a model\'s requests: give --generator openai:<model> (or preset:<name>) too');
       const generator = opts.generator === 'offline' ? undefined : await modelGenerator(opts);
       const shares = opts.splits.split(',').map(Number);
       if (shares.length !== 3 || shares.some((x) => !Number.isFinite(x) || x < 0) || shares.reduce((a, b) => a + b, 0) <= 0) throw new CxrError('bad-option', `--splits ${opts.splits}: expected three non-negative shares, e.g. 0.8,0.1,0.1`);

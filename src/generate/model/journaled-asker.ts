@@ -23,9 +23,12 @@ export interface AskerOptions {
  */
 export class JournaledAsker {
   readonly stop = new AbortController();
-  private readonly journal: JournalIndex;
-  private readonly writer: JournalWriter;
+  readonly journal: JournalIndex;
+  readonly writer: JournalWriter;
   private readonly limiter: ConcurrencyLimiter;
+
+  /** Never send: answer from the journal only, failures included (after a batch round wrote it). */
+  offline = false;
 
   constructor(private readonly options: AskerOptions, signal?: AbortSignal) {
     mkdirSync(dirname(options.journalFile), { recursive: true });
@@ -38,7 +41,7 @@ export class JournaledAsker {
   /** The prediction for a request, from the journal or asked now; null when stopped before an answer. */
   async ask(request: ModelRequest): Promise<Prediction | null> {
     const entry = this.journal.get(request.questionId);
-    if (entry && !entry.failed) {
+    if (entry && (!entry.failed || this.offline)) {
       const reader = this.journal.reader();
       try {
         return reader.read(request.questionId) ?? null;
@@ -46,6 +49,7 @@ export class JournaledAsker {
         reader.close();
       }
     }
+    if (this.offline) return null;
     const release = await this.limiter.acquire();
     try {
       const { adapter, retry, timeoutMs } = this.options;

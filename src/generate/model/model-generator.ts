@@ -5,6 +5,9 @@ import type { AdapterSpec, ModelAdapter } from '../../models/adapter.js';
 import type { RetryPolicy } from '../../runner/retry.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { imageOnlySentences } from '../minimum-necessary.js';
+import { join } from 'node:path';
+import { CxrError } from '../../core/errors.js';
+import { runBatchRound, type BatchItem, type BatchSettings } from '../../runner/batch.js';
 import { JournaledAsker } from './journaled-asker.js';
 import { parseMcqReply } from './parse-mcq-reply.js';
 import { BULLETS_PROMPT, MCQ_JSON_SCHEMA, MCQ_PROMPT, promptSha256, type GenerationPrompt } from './prompts.js';
@@ -18,6 +21,8 @@ export interface ModelGeneratorOptions {
   retry?: RetryPolicy;
   timeoutMs?: number;
   maxQuestionsPerReport?: number;
+  /** Send through the provider's batch API (two rounds: bullets, then questions) instead of request by request. */
+  batch?: BatchSettings & { dir: string };
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -33,7 +38,7 @@ const PARAMS: GenerationParams = { temperature: 0, maxTokens: 2048 };
  * asking again; a failed or unusable reply is a recorded problem of that report, never a crash.
  */
 export class ModelGenerator {
-  private readonly options: Required<Omit<ModelGeneratorOptions, 'onProgress'>> & Pick<ModelGeneratorOptions, 'onProgress'>;
+  private readonly options: Required<Omit<ModelGeneratorOptions, 'onProgress' | 'batch'>> & Pick<ModelGeneratorOptions, 'onProgress' | 'batch'>;
 
   constructor(options: ModelGeneratorOptions) {
     this.options = { concurrency: 8, adaptiveConcurrency: true, retry: { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 }, timeoutMs: 120_000, maxQuestionsPerReport: 6, ...options };
@@ -57,6 +62,44 @@ export class ModelGenerator {
     return { questionId: key, messages: [{ role: 'system', content: prompt.system }, { role: 'user', content: [{ type: 'text', text: user }] }], params };
   }
 
+  /**
+   * The batch mode: every bullets request not yet answered goes into batch jobs, then every questions request
+   * built from the bullets; both rounds resume from their jobs files. Afterwards the asker answers from the journal
+   * only (a failed batch item stays a failure of its report, it is not re-sent one by one).
+   */
+  private async batchRounds(reports: CorpusReport[], asker: JournaledAsker, bulletsRequest: (r: CorpusReport) => ModelRequest | null, mcqRequest: (bullets: string) => ModelRequest): Promise<void> {
+    const api = this.options.adapter.batch;
+    if (!api) throw new CxrError('model-config', `${this.options.adapter.spec.name}: this endpoint has no batch API; leave out --batch`);
+    const batch = this.options.batch!;
+    const round = (name: string) => ({ api, dir: join(batch.dir, name), jobsFile: join(batch.dir, `${name}.json`), latest: asker.journal, journal: asker.writer, settings: batch, signal: asker.stop.signal, skip: (id: string) => asker.journal.get(id) !== undefined });
+    async function* bulletItems(): AsyncGenerator<BatchItem> {
+      for (const report of reports) {
+        const request = bulletsRequest(report);
+        if (request) yield { id: request.questionId, request: async () => request };
+      }
+    }
+    await runBatchRound(bulletItems(), round('bullets'));
+    const reader = asker.journal.reader();
+    const bulletTexts: string[] = [];
+    try {
+      for (const report of reports) {
+        const request = bulletsRequest(report);
+        const answer = request ? reader.read(request.questionId) : undefined;
+        if (answer?.response && !answer.error) bulletTexts.push(answer.response.text.trim());
+      }
+    } finally {
+      reader.close();
+    }
+    async function* mcqItems(): AsyncGenerator<BatchItem> {
+      for (const text of bulletTexts) {
+        const request = mcqRequest(text);
+        yield { id: request.questionId, request: async () => request };
+      }
+    }
+    await runBatchRound(mcqItems(), round('questions'));
+    asker.offline = true;
+  }
+
   /** Generates for every report, several at once; returns what each gave. */
   async generateAll(reports: CorpusReport[], signal?: AbortSignal): Promise<Map<string, ReportGeneration>> {
     const { journalFile, adapter, retry, timeoutMs, concurrency, adaptiveConcurrency, onProgress } = this.options;
@@ -65,14 +108,20 @@ export class ModelGenerator {
     const stop = asker.stop;
     const results = new Map<string, ReportGeneration>();
     let done = 0;
-    const one = async (report: CorpusReport): Promise<void> => {
+    const bulletsRequest = (report: CorpusReport): ModelRequest | null => {
       const findings = imageOnlySentences(report.sections.findings) ?? '';
       const impression = imageOnlySentences(report.sections.impression) ?? '';
-      if (!findings && !impression) {
+      return findings || impression ? this.request(BULLETS_PROMPT, { findings, impression }, this.keyOf(BULLETS_PROMPT, `${findings}\n${impression}`), PARAMS) : null;
+    };
+    const mcqRequest = (bulletText: string) =>
+      this.request(MCQ_PROMPT, { bullets: bulletText, max: String(this.options.maxQuestionsPerReport) }, this.keyOf(MCQ_PROMPT, bulletText), { ...PARAMS, jsonSchema: { name: 'rexvqa_questions', schema: MCQ_JSON_SCHEMA } });
+    if (this.options.batch) await this.batchRounds(reports, asker, bulletsRequest, mcqRequest);
+    const one = async (report: CorpusReport): Promise<void> => {
+      const bulletsReq = bulletsRequest(report);
+      if (!bulletsReq) {
         results.set(report.id, { questions: [], problems: ['no findings or impression sentence about the image to send'] });
         return;
       }
-      const bulletsReq = this.request(BULLETS_PROMPT, { findings, impression }, this.keyOf(BULLETS_PROMPT, `${findings}\n${impression}`), PARAMS);
       const bullets = await ask(bulletsReq);
       if (!bullets) return; // stopped: asked again on resume
       if (bullets.error || !bullets.response) {
@@ -80,8 +129,7 @@ export class ModelGenerator {
         return;
       }
       const bulletText = bullets.response.text.trim();
-      const mcqReq = this.request(MCQ_PROMPT, { bullets: bulletText, max: String(this.options.maxQuestionsPerReport) }, this.keyOf(MCQ_PROMPT, bulletText), { ...PARAMS, jsonSchema: { name: 'rexvqa_questions', schema: MCQ_JSON_SCHEMA } });
-      const mcq = await ask(mcqReq);
+      const mcq = await ask(mcqRequest(bulletText));
       if (!mcq) return;
       if (mcq.error || !mcq.response) {
         results.set(report.id, { questions: [], problems: [`MCQ request failed: ${mcq.error?.kind ?? 'no response'}: ${mcq.error?.message ?? ''}`.trim()] });
