@@ -67,7 +67,7 @@ test('JSONL: a line that is not JSON or not an object is a rejection naming the 
   assert.deepEqual((jsonl(join(dir, 'c.rejected.jsonl')) as { source: { record: string }; reason: string }[]).map((r) => [r.source.record, r.reason.split(':')[0]]), [['line 2', 'not JSON'], ['line 3', 'not a JSON object'], ['line 5', 'no report text']]);
   const gone = await runCli(['corpus', 'import', join(dir, 'nope.jsonl'), '--format', 'jsonl', '--out', join(dir, 'x.jsonl')]);
   assert.equal(gone.code, 2);
-  assert.match(gone.stderr, /nope\.jsonl: cannot read \(ENOENT\)/);
+  assert.match(gone.stderr, /nope\.jsonl: cannot read the reports \(ENOENT\)/);
   const format = await runCli(['corpus', 'import', file, '--format', 'xml', '--out', join(dir, 'x.jsonl')]);
   assert.equal(format.code, 2);
   assert.match(format.stderr, /--format xml: expected one of rexgradient, csv, jsonl/);
@@ -80,4 +80,28 @@ test('generate: a corpus file that is not a corpus fails naming the file, line a
   const run = await runCli(['generate', file, '--out', join(dir, 'out')]);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /c\.jsonl line 1, field sections\.indication: /);
+});
+
+test('review fixes: a missing CSV, a folder or a bad image list is a clear error, not a hang or a stack; one JSONL record without report keys is a rejection', async () => {
+  const dir = tempDir();
+  for (const [args, message] of [
+    [['corpus', 'import', join(dir, 'nope.csv'), '--format', 'csv'], /nope\.csv: cannot read the reports \(ENOENT\)/],
+    [['corpus', 'import', dir, '--format', 'csv'], /cannot read the reports \(it is a folder, not a file\)/],
+    [['corpus', 'import', dir, '--format', 'jsonl'], /cannot read the reports \(it is a folder, not a file\)/],
+    [['generate', dir, '--out', join(dir, 'x')], /cannot read the corpus .* \(it is a folder, not a file\)/],
+  ] as const) {
+    const run = await runCli([...args, ...(args[0] === 'corpus' ? ['--out', join(dir, 'o.jsonl')] : [])]);
+    assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, message);
+    assert.doesNotMatch(run.stderr, /\n\s+at /);
+  }
+  writeFileSync(join(dir, 'r.csv'), 'uid,findings\n1,Small left effusion.\n');
+  writeFileSync(join(dir, 'img.csv'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x22, 0x0a, 0x22, 0x61, 0x22, 0x62]));
+  const badImages = await runCli(['corpus', 'import', join(dir, 'r.csv'), '--format', 'csv', '--images-csv', join(dir, 'img.csv'), '--out', join(dir, 'sub', 'deeper', 'o.jsonl')]);
+  assert.equal(badImages.code, 2, badImages.stderr);
+  assert.doesNotMatch(badImages.stderr, /\n\s+at /);
+  writeFileSync(join(dir, 'j.jsonl'), '{"id": "a", "findings": "Small left effusion."}\n{"id": "b", "text": "no report keys"}\n');
+  const partial = await runCli(['corpus', 'import', join(dir, 'j.jsonl'), '--format', 'jsonl', '--out', join(dir, 'new', 'j.out.jsonl')]);
+  assert.equal(partial.code, 0, partial.stderr);
+  assert.match(partial.stdout, /imported 1 report\(s\) .*; 1 record\(s\) rejected/);
 });

@@ -5,7 +5,7 @@
  * the film, so questions are made from every report.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from './helpers/cli.js';
@@ -52,4 +52,25 @@ test('planted PHI: no labelled identifier reaches any file under the output fold
   }
   assert.deepEqual(leaks.slice(0, 20), [], `${leaks.length} identifier(s) found in the output`);
   assert.doesNotMatch(run.stdout + run.stderr, /\d{3}-\d{2}-\d{4}/, 'nothing printed contains an identifier either');
+});
+
+test('review fixes: unlabelled surnames, dates and phone numbers in findings, an identifier in an image path, and reversible ids stay out of the output', { timeout: 60_000 }, async () => {
+  const dir = tempDir();
+  const rows = [
+    { id: 'MRN123456', patient: 'Jane Doe', indication: 'Kowalski, cough and fever.', findings: 'Small left pleural effusion per kowalski. Mild cardiomegaly. Right lower lobe consolidation, Nowak. Left effusion, seen 12/25. Call 555-0101.', impression: 'Left effusion. Consolidation, J. Nowak.', images: ['k1.png'] },
+    { id: 'k2', findings: 'Small left pleural effusion. Mild cardiomegaly.', images: ['/data/JohnSmith/2021-03-04_PA.png'] },
+  ];
+  writeFileSync(join(dir, 'r.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  assert.equal((await runCli(['corpus', 'import', join(dir, 'r.jsonl'), '--format', 'jsonl', '--out', join(dir, 'c.jsonl')])).code, 0);
+  const out = join(dir, 'out');
+  const run = await runCli(['generate', join(dir, 'c.jsonl'), '--out', out]);
+  assert.equal(run.code, 0, run.stderr);
+  const all = filesUnder(out).map((f) => readFileSync(f, 'utf8')).join('\n');
+  for (const id of ['Kowalski', 'kowalski', 'Nowak', '12/25', '555-0101', 'JohnSmith', '2021-03-04', 'MRN123456', 'Jane Doe']) assert.ok(!all.includes(id), `${id} reached the output`);
+  const accounts = readFileSync(join(out, 'reports.jsonl'), 'utf8');
+  assert.match(accounts, /an image path carries an identifier \(date\)/);
+  // Ids are keyed with a secret kept beside the output: a plain sha256 of the MRN does not give them.
+  const { createHash } = await import('node:crypto');
+  assert.ok(!all.includes(createHash('sha256').update('MRN123456').digest('hex').slice(0, 16)));
+  assert.ok(existsSync(`${out}.id-key`));
 });

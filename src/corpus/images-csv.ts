@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse';
 import { CxrError } from '../core/errors.js';
+import { openForReading } from './read-sources.js';
 
 /**
  * Reads a CSV that lists a corpus's images, one row per image (e.g. the IU X-ray `indiana_projections.csv`:
@@ -9,14 +9,17 @@ import { CxrError } from '../core/errors.js';
  */
 export async function readImagesCsv(file: string, map: { id?: string; images?: string; views?: string } = {}): Promise<Map<string, { path: string; view: string | null }[]>> {
   const byReport = new Map<string, { path: string; view: string | null }[]>();
-  const stream = createReadStream(file);
-  try {
-    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
-  } catch (error) {
-    throw new CxrError('unreadable-file', `${file}: cannot read the image list (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
+  const stream = await openForReading(file, 'the image list');
   let columns: { id?: string; images?: string; views?: string } | null = null;
-  for await (const row of stream.pipe(parseCsv({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true })) as AsyncIterable<Record<string, string>>) {
+  const rows = stream.pipe(parseCsv({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true })) as AsyncIterable<Record<string, string>>;
+  try {
+    for await (const row of rows) addRow(row);
+  } catch (error) {
+    if (error instanceof CxrError) throw error;
+    throw new CxrError('unreadable-file', `${file}: not a readable CSV image list: ${(error as Error).message}`);
+  }
+  return byReport;
+  function addRow(row: Record<string, string>): void {
     if (columns === null) {
       const header = Object.keys(row);
       const lower = new Map(header.map((h) => [h.toLowerCase(), h]));
@@ -26,10 +29,9 @@ export async function readImagesCsv(file: string, map: { id?: string; images?: s
     }
     const id = row[columns.id!]?.trim();
     const path = row[columns.images!]?.trim();
-    if (!id || !path) continue;
+    if (!id || !path) return;
     const list = byReport.get(id) ?? [];
     list.push({ path, view: (columns.views && row[columns.views]?.trim()) || null });
     byReport.set(id, list);
   }
-  return byReport;
 }

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { writeFileAtomically } from '../dataset/sources/atomic-write.js';
 import type { ColumnMap } from './column-map.js';
 import { readImagesCsv } from './images-csv.js';
@@ -24,7 +26,8 @@ const reasonKind = (reason: string) => reason.split(':')[0]!;
  * records it could not use in `<out>.rejected.jsonl`. A repeated report id is a rejection, not an overwrite.
  */
 export async function importCorpus(path: string, format: CorpusFormat, map: ColumnMap, out: string, imagesCsv?: string): Promise<ImportSummary> {
-  const images = imagesCsv ? await readImagesCsv(imagesCsv) : null;
+  const images = imagesCsv ? await readImagesCsv(imagesCsv, { ...(map.id ? { id: map.id } : {}), ...(map.images ? { images: map.images } : {}), ...(map.views ? { views: map.views } : {}) }) : null;
+  mkdirSync(dirname(resolve(out)), { recursive: true });
   const rejections: CorpusRejection[] = [];
   const seen = new Set<string>();
   let reports = 0;

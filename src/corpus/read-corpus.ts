@@ -1,16 +1,11 @@
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { CxrError } from '../core/errors.js';
 import { CorpusReport } from './corpus-report.js';
+import { openForReading } from './read-sources.js';
 
 /** Streams the reports of a corpus file written by `corpus import`; a malformed line is an error naming the file and line. */
 export async function* readCorpus(file: string): AsyncGenerator<CorpusReport> {
-  const stream = createReadStream(file);
-  try {
-    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
-  } catch (error) {
-    throw new CxrError('unreadable-file', `${file}: cannot read the corpus (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); make one with cxrbench corpus import`);
-  }
+  const stream = await openForReading(file, 'the corpus (make one with cxrbench corpus import)');
   let line = 0;
   for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
     line++;

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parse as parseCsv } from 'csv-parse';
 import { CxrError } from '../core/errors.js';
@@ -11,9 +11,26 @@ export const CORPUS_FORMATS = ['rexgradient', 'csv', 'jsonl'] as const;
 export type CorpusFormat = (typeof CORPUS_FORMATS)[number];
 
 /** Reads a CSV of reports (header row; columns resolved from the map or the usual names), one result per row. */
-export async function* readCsvReports(file: string, map: ColumnMap): AsyncGenerator<RecordResult> {
+/** Opens a file for reading, or throws a clear error naming it (a missing file, a folder, no permission). */
+export async function openForReading(file: string, what: string): Promise<ReturnType<typeof createReadStream>> {
+  let isFile = false;
+  try {
+    isFile = statSync(file).isFile();
+  } catch (error) {
+    throw new CxrError('unreadable-file', `${file}: cannot read ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (!isFile) throw new CxrError('unreadable-file', `${file}: cannot read ${what} (it is a folder, not a file)`);
   const stream = createReadStream(file);
-  stream.on('error', () => undefined); // reported by the parser below
+  try {
+    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
+  } catch (error) {
+    throw new CxrError('unreadable-file', `${file}: cannot read ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return stream;
+}
+
+export async function* readCsvReports(file: string, map: ColumnMap): AsyncGenerator<RecordResult> {
+  const stream = await openForReading(file, 'the reports');
   const rows = stream.pipe(parseCsv({ columns: (header: string[]) => header, bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, max_record_size: 8 << 20 }));
   let columns: ColumnMap | null = null;
   let row = 1;
@@ -34,13 +51,7 @@ export async function* readCsvReports(file: string, map: ColumnMap): AsyncGenera
 
 /** Reads JSONL reports (one object per line; keys resolved like CSV columns). A line that is not an object is rejected. */
 export async function* readJsonlReports(file: string, map: ColumnMap): AsyncGenerator<RecordResult> {
-  const stream = createReadStream(file);
-  const opened = new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
-  try {
-    await opened;
-  } catch (error) {
-    throw new CxrError('unreadable-file', `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
+  const stream = await openForReading(file, 'the reports');
   let line = 0;
   for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
     line++;
@@ -58,7 +69,15 @@ export async function* readJsonlReports(file: string, map: ColumnMap): AsyncGene
       continue;
     }
     const record = value as Record<string, unknown>;
-    yield reportFromRecord(record, resolveColumns(Object.keys(record), map, `${file} ${recordName}`), file, recordName);
+    let columns: ColumnMap;
+    try {
+      columns = resolveColumns(Object.keys(record), map, `${file} ${recordName}`);
+    } catch (error) {
+      // One record without the mapped keys is that record's problem, not the file's.
+      yield { rejection: { source: { file, record: recordName }, reason: (error as Error).message.replace(`${file} ${recordName}: `, '') } };
+      continue;
+    }
+    yield reportFromRecord(record, columns, file, recordName);
   }
 }
 

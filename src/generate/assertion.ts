@@ -50,13 +50,14 @@ const PSEUDO = seq('no change', 'no significant change', 'no interval change', '
 const PRE_NEGATION = seq('no evidence of', 'no evidence for', 'no signs of', 'no sign of', 'no new', 'no', 'not', 'without', 'negative for', 'free of', 'clear of', 'absence of', 'absent', 'resolved', 'resolution of', 'interval resolution of', 'removal of', 'removed', 'no longer', 'rather than', 'ruled out', 'neither', 'nor', 'interval removal of', 'no residual', 'nothing to suggest', 'mimicking', 'mimics', 'simulating', 're-expansion of', 'reexpansion of', 'interval re-expansion of', 'extubated', 'extubation', 'unlikely');
 // Strong hedges (likely, probable, consistent with) read as present, as radiologists and the CheXpert labeller read them.
 const PRE_UNCERTAIN = seq('cannot exclude', 'can not exclude', 'cannot rule out', 'can not rule out', 'not excluded', 'possible', 'possibly', 'may', 'might', 'could', 'questionable', 'question of', 'suspicious for', 'suspicious', 'concerning for', 'concern for', 'versus', 'vs', 'evaluate for', 'evaluation for', 'assess for', 'assessment for', 'rule out', 'r / o', 'equivocal', 'suspected', 'suspect', 'differential', 'borderline', 'cannot be excluded', '?', 'query', 'to exclude', 'exclude', 'difficult to exclude', 'differential considerations', 'consideration');
-const POST_NEGATION = seq('is not seen', 'are not seen', 'not seen', 'not identified', 'is not identified', 'are not identified', 'not visualized', 'not present', 'is absent', 'are absent', 'absent', 'has resolved', 'have resolved', 'resolved', 'no longer seen', 'no longer visualized', 'no longer present', 'no longer evident', 'has been removed', 'have been removed', 'removed', 'is excluded', 'has cleared', 'have cleared', 'not demonstrated', 'is not demonstrated', 'not evident', 'is not evident', 'ruled out', 'was ruled out', 'unlikely', 'is unlikely', 'considered unlikely', 'explanted', 'has been explanted', 'out', 'withdrawn', 'has been withdrawn');
-const POST_UNCERTAIN = seq('cannot be excluded', 'can not be excluded', 'cannot be ruled out', 'not excluded', 'not ruled out', 'is possible', 'is suspected', 'is questioned', 'questioned', 'versus', 'vs', 'is not excluded', 'possibly', 'may', 'may be', 'might', 'could', 'is a consideration', 'is difficult to exclude', 'difficult to exclude', '?', 'is not clearly seen', 'not clearly seen');
+const POST_NEGATION = seq('is not seen', 'are not seen', 'not seen', 'not identified', 'is not identified', 'are not identified', 'not visualized', 'not present', 'is absent', 'are absent', 'absent', 'has resolved', 'have resolved', 'resolved', 'no longer seen', 'no longer visualized', 'no longer present', 'no longer evident', 'has been removed', 'have been removed', 'removed', 'is excluded', 'has cleared', 'have cleared', 'not demonstrated', 'is not demonstrated', 'not evident', 'is not evident', 'ruled out', 'was ruled out', 'unlikely', 'is unlikely', 'considered unlikely', 'explanted', 'has been explanted', 'out', 'withdrawn', 'has been withdrawn', 'excluded', 'has been excluded', 'have been excluded', 'are excluded');
+const POST_UNCERTAIN = seq('cannot be excluded', 'can not be excluded', 'cannot be ruled out', 'not excluded', 'not ruled out', 'is possible', 'is suspected', 'is questioned', 'questioned', 'versus', 'vs', 'is not excluded', 'possibly', 'may', 'may be', 'might', 'could', 'is a consideration', 'is difficult to exclude', 'difficult to exclude', '?', 'is not clearly seen', 'not clearly seen', 'cannot be entirely excluded', 'cannot entirely be excluded', 'not entirely excluded', 'cannot be completely excluded', 'is doubtful', 'doubtful', 'not favored', 'is not favored', 'not favoured', 'is not favoured');
 /** Words that end a trigger's scope: a new clause begins. */
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'apart', 'aside', 'other', 'whereas', 'while', 'yet', 'which', 'there', 'otherwise', ';', ':', '.', '(', ')', '-', 'since', 'because', 'given', 'new', 'now', 'persistent', 'stable', 'unchanged', 'remains', 'remain']);
 /** Findings of paired structures: named in the plural without a side, they are on both sides. */
 const PAIRED = new Set(['pleural effusion', 'hilar enlargement', 'pleural thickening', 'pleural plaque']);
 const LIST_WORDS = new Set(['or', 'and', 'nor', ',', '/']);
+const PRESENCE_MODIFIERS = new Set(['small', 'large', 'moderate', 'mild', 'trace', 'tiny', 'massive', 'severe', 'minimal', 'marked', 'extensive', 'left', 'right', 'bilateral', 'persistent', 'residual', 'increased', 'decreased', 'worsening', 'improving', 'lt', 'rt']);
 const CLAUSE_VERBS = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'remains', 'remain', 'appears', 'appear', 'demonstrates', 'shows', 'seen', 'noted', 'present']);
 
 const NORMAL_HEART = /\b(?:heart|cardiac)(?: size| silhouette| shadow| contour)?s?(?: and [a-z ]+?)? (?:is |are |remains? )?(?:normal|within normal limits|not enlarged|unremarkable)\b|\bnormal(?:-sized)? (?:heart|cardiac)(?: size| silhouette)?\b|\b(?:heart|cardiac silhouette) (?:is )?(?:normal|upper normal|within normal limits) in size\b|\bno cardiomegaly\b/;
@@ -131,8 +132,9 @@ function listContinues(ws: Word[], i: number, mentions: Span[]): boolean {
   if (LIST_WORDS.has(next.lower)) return true;
   const following = mentions.find((m) => m.from > i && m.from <= i + 4);
   if (!following) return false;
-  // "…, heart is enlarged" starts a new clause; "…, small effusion" goes on with the list.
-  return !ws.slice(i + 1, following.to).some((w) => CLAUSE_VERBS.has(w.lower));
+  // "…, heart is enlarged" starts a new clause; so does "No pneumothorax, small left pleural effusion": a size or
+  // side before the next finding describes a finding that is there, not one more item of the negated list.
+  return !ws.slice(i + 1, following.to).some((w) => CLAUSE_VERBS.has(w.lower) || PRESENCE_MODIFIERS.has(w.lower));
 }
 
 /** The status each mention gets from the triggers of its sentence, and the trigger's words. */
@@ -164,6 +166,11 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
   // Post-triggers: "pneumothorax is not seen", "effusion has resolved", "pneumonia cannot be excluded".
   mentions.forEach((m, index) => {
     if (result[index]!.trigger !== null) return;
+    // "Pneumothorax: none." — a heading and its value.
+    if (ws[m.to]?.lower === ':' && /^(?:none|negative|absent|no|nil|not seen|not present|not identified)$/.test(ws.slice(m.to + 1, m.to + 3).map((w) => w.lower).filter((w) => /\w/.test(w)).join(' ')) || ws[m.to]?.lower === ':' && ['none', 'negative', 'absent', 'no', 'nil'].includes(ws[m.to + 1]?.lower ?? '')) {
+      result[index] = { status: 'absent', trigger: `: ${ws[m.to + 1]!.lower}` };
+      return;
+    }
     for (let j = m.to; j < Math.min(ws.length, m.to + 8); j++) {
       const w = ws[j]!.lower;
       if ((TERMINATORS.has(w) || w === ',') && !inMention(j)) break;
@@ -185,6 +192,14 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
       }
     }
   });
+  // "Opacity at the left base, atelectasis or effusion": findings offered as alternatives are uncertain, each of them.
+  for (let k = 0; k + 1 < mentions.length; k++) {
+    const between = ws.slice(mentions[k]!.to, mentions[k + 1]!.from).map((w) => w.lower);
+    if (between.length === 1 && (between[0] === 'or' || between[0] === 'versus' || between[0] === 'vs') && result[k]!.trigger === null && result[k + 1]!.trigger === null) {
+      result[k] = { status: 'uncertain', trigger: between[0] };
+      result[k + 1] = { status: 'uncertain', trigger: between[0] };
+    }
+  }
   return result;
 }
 

@@ -37,7 +37,7 @@ export function buildCard(input: { settings: GenerateSettings; generator: Genera
     prompts: input.prompts,
     contentJudge: input.settings.contentJudge?.description ?? null,
     phiModel: input.settings.phiModel?.description ?? null,
-    diversity: input.settings.embedder ? { vectors: 'embeddings', ...input.settings.embedder.spec } : { vectors: 'tf-idf (question and options)' },
+    diversity: { scope: input.settings.diversityScope ?? 'study', ...(input.settings.embedder ? { vectors: 'embeddings', ...input.settings.embedder.spec } : { vectors: 'tf-idf (question and options)' }) },
     settings: { seed: input.settings.seed, similarity: input.settings.similarity, reviewRate: input.settings.reviewRate, splits: input.settings.splits, splitBy: 'patient where the corpus gives one, else report' },
     reports: { imported: accounts.length, withQuestions: accounts.filter((a) => a.kept > 0).length, withoutQuestions: accounts.filter((a) => a.kept === 0).length, reasons },
     questions: { generated: accounts.reduce((n, a) => n + a.generated, 0), kept: kept.length, rejected: rejectedQuestions, rejectionsByRule: byRule },

@@ -21,7 +21,22 @@ export function imageOnlySentences(text: string | null): string | null {
   return kept.length === 0 ? null : kept.join(' ');
 }
 
+/** A capitalised word inside a sentence (after its first word, not after a colon): a name or a place, unless an eponym. */
+const TITLE_WORD = /(?<!:\s*)(?<=\S\s+)(\p{Lu}\p{Ll}+)\b/gu;
+const titleWordInside = (s: string) => [...s.matchAll(TITLE_WORD)].some((m) => !EPONYMS.has(m[1]!));
+/**
+ * Numbers shaped like dates, times of a day, phone numbers or record numbers ("12/25", "2021.03.04", "Mar-3",
+ * "555-0101", "x4455", "12345678"); measurements ("5 mm", "2.5 cm", "T7") are not.
+ */
+const ID_LIKE_NUMBER = /\b\d{1,2}\/\d{1,2}\b|\b\d{4}[./-]\d{1,2}[./-]\d{1,2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?[\s-]*\d|\b\d{3}[-.\s]\d{4}\b|\bx\d{3,}\b|\b\d{5,}\b/i;
+/** Lower-case names after "per" or "pt" ("per jones", "pt garcia"). */
+const LOWERCASE_PERSON = /\bper\s+(?!cent\b|se\b|the\b|report\b|protocol\b|request\b|hour\b|day\b|minute\b)[a-z]+|\bpt\b/i;
+
+/** A sentence of capitalised words only ("Nowak.", "J. Nowak."), or an initial inside one ("…, J."): a signature. */
+const NAME_ONLY = /^\s*(?:\p{Lu}[\p{L}'’-]*\.?,?\s*){1,3}$/u;
+const INITIAL = /(?<=\S\s+)\p{Lu}\.(?=\s|$)/u;
+
 /** Whether one sentence is about the image alone, so it may be written to the output or quoted in an explanation. */
 export function quotable(sentence: string): boolean {
-  return !ABOUT_PEOPLE.test(sentence) && !PROPER_NAME.test(sentence) && !namesPlace(sentence) && !sentence.includes('[REDACTED');
+  return !NAME_ONLY.test(sentence) && !INITIAL.test(sentence) && !ABOUT_PEOPLE.test(sentence) && !PROPER_NAME.test(sentence) && !namesPlace(sentence) && !titleWordInside(sentence) && !ID_LIKE_NUMBER.test(sentence) && !LOWERCASE_PERSON.test(sentence) && !sentence.includes('[REDACTED');
 }

@@ -27,9 +27,10 @@ export function toGeneratedRecord(q: GeneratedQuestion, report: CorpusReport): R
     ImageModality: null,
     class: null,
     validation_code: null,
-    // Only the sentences about the image (minimum necessary): never who was called, by whom, or where.
-    Indication: imageOnlySentences(report.sections.indication),
-    Comparison: imageOnlySentences(report.sections.comparison),
+    // Only the sentences about the image (minimum necessary): never who was called, by whom, or where. The
+    // indication (history: names, ages, places) and the comparison (dates of prior studies) are left out.
+    Indication: null,
+    Comparison: null,
     Findings: imageOnlySentences(report.sections.findings),
     Impression: imageOnlySentences(report.sections.impression),
     difficulty: q.difficulty,

@@ -16,6 +16,8 @@ export const COMPARISON_WORDS = /\b(?:compared|comparison|prior|previous|previou
 interface Evidence extends FindingMention { section: string; sentence: string }
 
 const G = 'Geometric Information Assessment';
+/** Words by which a report attributes an appearance to a diagnosis. */
+const DIAGNOSIS_LINK = /\b(?:consistent with|suggestive of|compatible with|in keeping with|likely (?:represents?|reflects?|due to)|represents?|reflects?|concerning for|suspicious for|due to|secondary to|indicat(?:es|ing|ive of)|characteristic of|typical of|diagnostic of)\b/i;
 const P = 'Presence Assessment';
 /** Findings with a severity scale (for "is there X?" distractors when X has no side). */
 const GRADED: Record<string, string[]> = { cardiomegaly: ['Mild', 'Moderate', 'Severe'], emphysema: ['Mild', 'Moderate', 'Severe'], hyperinflation: ['Mild', 'Moderate', 'Marked'], 'pulmonary vascular congestion': ['Mild', 'Moderate', 'Severe'], scoliosis: ['Mild', 'Moderate', 'Severe'] };
@@ -175,6 +177,9 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     if (done.has(`G|${e.finding}`)) continue;
     const grade = gradeOf(e.sentence, e.phrase);
     if (!grade) continue;
+    // Two grades of one finding in the report (a large right and a small left effusion): no single right answer.
+    const grades = new Set(present.filter((x) => x.finding === e.finding).map((x) => gradeOf(x.sentence, x.phrase)?.value ?? null).filter((g) => g !== null));
+    if (grades.size > 1 || present.filter((x) => x.finding === e.finding && x.side !== e.side).length > 0) continue;
     done.add(`G|${e.finding}`);
     const label = entry.label?.toLowerCase() ?? entry.name;
     const scale = grade.scale;
@@ -213,7 +218,9 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const entry = findingEntry(e.finding)!;
     if (!entry.diagnosis || done.has(`D|${e.finding}`)) continue;
     const appearance = evidence.find((x) => x.sentence === e.sentence && x.status === 'present' && !findingEntry(x.finding)!.diagnosis);
-    if (!appearance) continue;
+    // Only when the sentence says the appearance IS the diagnosis ("opacity consistent with pneumonia"), not when it
+    // lists both ("consolidation and pulmonary edema").
+    if (!appearance || !DIAGNOSIS_LINK.test(e.sentence)) continue;
     done.add(`D|${e.finding}`);
     const others = shuffle(DIAGNOSES.filter((n) => n !== e.finding && status.get(n) === undefined), random).slice(0, 3);
     if (others.length < 3) continue;

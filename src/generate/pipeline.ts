@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import type { CorpusReport } from '../corpus/corpus-report.js';
 import { readCorpus } from '../corpus/read-corpus.js';
@@ -39,6 +39,8 @@ export interface GenerateSettings {
   signal?: AbortSignal;
   /** Embeddings for the diversity filter; without one, TF-IDF. */
   embedder?: Embedder;
+  /** Near-duplicates within a report (default) or across the whole set. */
+  diversityScope?: 'study' | 'dataset';
   /** A model asked c1–c3 about each question after the heuristics. */
   contentJudge?: QuestionJudge;
   /** A model that finds identifiers the rules missed (after them). */
@@ -48,7 +50,17 @@ export interface GenerateSettings {
 /** What happened to one imported report: how many questions it gave, or why none. */
 export interface ReportAccount { reportId: string; generated: number; kept: number; reason: string | null; phiKinds: string[] }
 
-const anonymousId = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+/**
+ * The secret that keys the output's report and patient ids (HMAC-SHA256): a plain hash of a hospital id can be
+ * reversed by trying every MRN. Kept beside the output folder (`<out>.id-key`, never inside it), made once, so a
+ * rerun gives the same ids; whoever holds it can link the set back to the hospital's ids.
+ */
+function idKey(out: string): Buffer {
+  const file = `${out.replace(/[\\/]+$/, '')}.id-key`;
+  mkdirSync(dirname(resolve(file)), { recursive: true });
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}
 
 function splitOf(key: string, splits: GenerateSettings['splits'], seed: number): 'train' | 'valid' | 'test' {
   const x = parseInt(createHash('sha256').update(`${seed}:${key}`).digest('hex').slice(0, 8), 16) / 0x100000000;
@@ -75,7 +87,7 @@ export const OUTPUT_FILES = { metadata: 'metadata', card: 'dataset-card.md', car
  * dataset card, a stratified review sample, every rejection and every report's account.
  */
 export async function generateQuestionSet(settings: GenerateSettings): Promise<DatasetCard> {
-  mkdirSync(join(settings.out, OUTPUT_FILES.metadata), { recursive: true });
+  if (existsSync(settings.out) && !statSync(settings.out).isDirectory()) throw new CxrError('output-exists', `--out ${settings.out}: a file is there; give a folder for the question set`);
   const accounts: ReportAccount[] = [];
   const rejections: Rejection[] = [];
   const passed: { q: GeneratedQuestion; record: Record<string, unknown>; split: string }[] = [];
@@ -87,6 +99,8 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     validatorRuns.set(validator, c);
   };
   const seenIds = new Set<string>();
+  const key = idKey(settings.out);
+  const anonymousId = (text: string) => createHmac('sha256', key).update(text).digest('hex').slice(0, 16);
   // Records give image paths relative to their metadata/ folder, as the official files do: absolute corpus paths
   // are made relative to it; relative ones are written as the corpus gives them.
   const metadataDir = resolve(settings.out, OUTPUT_FILES.metadata);
@@ -100,6 +114,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     // Patient and report ids in the output are hashes: a hospital's ids are identifiers themselves.
     screened.push({ safe: { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` }, kinds });
   }
+  mkdirSync(join(settings.out, OUTPUT_FILES.metadata), { recursive: true });
   // The PHI model (optional) reads what the rules left; a report it could not screen gives no question.
   const phiUnscreened = new Map<string, string>();
   if (settings.phiModel) {
@@ -112,6 +127,14 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     for (const [id, why] of result.unscreened) phiUnscreened.set(id, why);
   }
   for (const r of screened) if (phiUnscreened.has(r.safe.id)) r.safe = { ...r.safe, images: [] };
+  // Image paths are written as given (they must resolve): one that carries an identifier keeps its report out.
+  const pathIdentifiers = new Map<string, string>();
+  for (const r of screened) {
+    const kinds = [...new Set(r.safe.images.flatMap((i) => detectPhi(i.path.replace(/[_/\\]+/g, ' ')).map((s) => s.kind)))].filter((k) => k !== 'other_id');
+    if (kinds.length === 0) continue;
+    pathIdentifiers.set(r.safe.id, kinds.join(', '));
+    r.safe = { ...r.safe, images: [] };
+  }
   const byModel = settings.generator ? await settings.generator.generateAll(screened.filter((r) => r.safe.images.length > 0).map((r) => r.safe), settings.signal) : null;
   if (settings.signal?.aborted) throw new CxrError('resume-conflict', 'generation stopped before every report was asked; rerun the same command to resume (answers so far are journaled)');
   for (const { safe, kinds } of screened) {
@@ -141,7 +164,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       passed.push({ q, record, split: splitOf(safe.patientId ?? safe.id, settings.splits, settings.seed) });
       kept++;
     }
-    const reason = questions.length > 0 ? null : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe);
+    const reason = questions.length > 0 ? null : pathIdentifiers.has(safe.id) ? `an image path carries an identifier (${pathIdentifiers.get(safe.id)}): rename the image files, then import again` : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe);
     accounts.push({ reportId: safe.id, generated: questions.length, kept, reason, phiKinds: kinds });
   }
   // The content judge (optional): c1–c3 asked of a model about every question the heuristics passed.
@@ -156,21 +179,33 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       return failures.length === 0;
     }));
   }
-  // TF-IDF weights depend on the set, so dropping questions can lift a kept pair over the threshold: filter again
-  // until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
-  let kept = passed;
   // With an embedding model, every passing question is embedded once; rounds reuse the vectors.
   const vectors = settings.embedder ? await settings.embedder.embed(passed.map((p) => diversityText(p.q.question, p.q.options)), settings.signal) : null;
   const vectorOf = new Map(passed.map((p, i) => [p.q.id, vectors?.[i]]));
-  for (let round = 0; round < 20; round++) {
-    const current = kept;
-    const verdicts = diversityFilter(current.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity }, vectors ? current.map((p) => vectorOf.get(p.q.id)!) : undefined);
-    if (verdicts.every((v) => v.kept)) break;
-    kept = current.filter((p, i) => {
-      const v = verdicts[i]!;
-      if (!v.kept) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${settings.similarity} with ${current[v.nearest]!.q.id}` });
-      return v.kept;
-    });
+  // Scope "study" (the default) compares the questions of one report with each other: the same question about
+  // another patient's film is a different item. Scope "dataset" compares every question with every other, as the
+  // paper's filter reads literally (template text then keeps few questions).
+  const groups = new Map<string, typeof passed>();
+  for (const p of passed) {
+    const group = settings.diversityScope === 'dataset' ? '' : p.q.reportId;
+    groups.set(group, [...(groups.get(group) ?? []), p]);
+  }
+  const kept: typeof passed = [];
+  for (const group of groups.values()) {
+    let current = group;
+    // TF-IDF weights depend on the set, so dropping questions can lift a kept pair over the threshold: filter
+    // again until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
+    for (let round = 0; round < 20; round++) {
+      const before = current;
+      const verdicts = diversityFilter(before.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity }, vectors ? before.map((p) => vectorOf.get(p.q.id)!) : undefined);
+      if (verdicts.every((v) => v.kept)) break;
+      current = before.filter((p, i) => {
+        const v = verdicts[i]!;
+        if (!v.kept) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${settings.similarity} with ${before[v.nearest]!.q.id}` });
+        return v.kept;
+      });
+    }
+    kept.push(...current);
   }
   const keptIds = new Set(kept.map((p) => p.q.id));
   for (const p of passed) count('diversity', !keptIds.has(p.q.id));

@@ -27,6 +27,7 @@ function embedderFrom(opts: { embeddings?: string; embeddingsEndpoint?: string; 
 
 const addEmbeddingOptions = (command: Command) =>
   command
+    .option('--diversity-scope <scope>', 'study: near-duplicates among the questions of one report (default); dataset: across the whole set', 'study')
     .option('--embeddings <model>', 'compare questions by embeddings from this model instead of TF-IDF (with --embeddings-endpoint)')
     .option('--embeddings-endpoint <url>', 'OpenAI-compatible base URL serving /v1/embeddings')
     .option('--embeddings-api-key-env <name>', 'environment variable holding its API key');
@@ -52,6 +53,11 @@ async function optionalModel(spec: string | undefined, endpoint: string[] | unde
   const adapter = await endpointAdapter(spec, endpoint ?? [], apiKeyEnv, flag);
   await adapter.preflight?.(AbortSignal.timeout(30_000));
   return adapter;
+}
+
+function scopeOf(value: string): 'study' | 'dataset' {
+  if (value !== 'study' && value !== 'dataset') throw new CxrError('bad-option', `--diversity-scope ${value}: expected study or dataset`);
+  return value;
 }
 
 /** The model-backed generator from `--generator openai:<model>|preset:<name>` and its endpoint options. */
@@ -93,8 +99,9 @@ export function registerGenerate(program: Command): void {
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
     .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1');
   addEmbeddingOptions(command)
-    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: string; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
       const embedder = embedderFrom(opts);
+      const diversityScope = scopeOf(opts.diversityScope);
       const judgeModel = await optionalModel(opts.contentJudge, opts.contentJudgeEndpoint, opts.contentJudgeApiKeyEnv, '--content-judge');
       const contentJudge = judgeModel ? new QuestionJudge({ adapter: judgeModel, journalFile: join(opts.out, 'judge-journal.jsonl') }) : null;
       const phiAdapter = await optionalModel(opts.phiModel, opts.phiModelEndpoint, opts.phiModelApiKeyEnv, '--phi-model');
@@ -111,7 +118,7 @@ export function registerGenerate(program: Command): void {
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}), ...(phiModel ? { phiModel } : {}) }).finally(() => {
+      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), diversityScope, ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}), ...(phiModel ? { phiModel } : {}) }).finally(() => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
       });
@@ -128,8 +135,8 @@ export function registerCheck(program: Command): void {
     .option('--similarity <x>', 'near-duplicate threshold (TF-IDF cosine)', ratio('--similarity'), 0.9)
     .option('--out <file>', 'write every rejection (JSONL: question, validator, reason)');
   addEmbeddingOptions(command)
-    .action(async (dataset: string, opts: { similarity: number; out?: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }) => {
-      const result = await checkQuestionSet(dataset, opts.similarity, embedderFrom(opts));
+    .action(async (dataset: string, opts: { similarity: number; out?: string; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }) => {
+      const result = await checkQuestionSet(dataset, opts.similarity, embedderFrom(opts), scopeOf(opts.diversityScope));
       process.stdout.write(renderTable({ headers: ['validator', 'checked', 'passed', 'pass rate'], rows: result.validators.map((v) => [v.validator, String(v.checked), String(v.passed), v.checked === 0 ? '—' : `${((100 * v.passed) / v.checked).toFixed(1)}%`]), numeric: [false, true, true, true] }, 'table'));
       const byRule = new Map<string, number>();
       for (const r of result.rejections) byRule.set(`${r.validator}: ${r.reason.split(':')[0]}`, (byRule.get(`${r.validator}: ${r.reason.split(':')[0]}`) ?? 0) + 1);

@@ -32,14 +32,21 @@ function asGenerated(q: Question): GeneratedQuestion {
  * or by hand): the structural validators v1–v4 as `data validate` runs them, the content validators c1–c3 against
  * each record's own report (Findings and Impression), the PHI screen of the question text, and the diversity filter.
  */
-export async function checkQuestionSet(path: string, similarity: number, embedder: Embedder | null = null): Promise<CheckResult> {
+export async function checkQuestionSet(path: string, similarity: number, embedder: Embedder | null = null, scope: 'study' | 'dataset' = 'study'): Promise<CheckResult> {
   const layout = detectLayout(path);
   const report = await validateDataset(layout, {});
   const rejections: Rejection[] = [];
   const failedBy = new Map<string, Set<string>>(VALIDATORS.map((v) => [v, new Set<string>()]));
+  // A file that cannot be read (not JSON, cut short) fails the check as a whole, as it fails data validate.
+  const fileErrors = report.errors.filter((i) => i.key === null);
+  for (const issue of fileErrors) rejections.push({ questionId: `(file ${issue.file})`, reportId: '', validator: 'v1', reason: `${issue.code}: ${issue.message}` });
+  if (fileErrors.length > 0) failedBy.get('v1')!.add('(file)');
   for (const issue of [...report.errors, ...report.warnings]) {
     if (issue.key === null || issue.code === 'optional-field-missing') continue;
     const group = ISSUE_KINDS[issue.code].group;
+    // Warnings across records (the same question text in two splits, about different films) are data validate's
+    // to report; a question fails here on its own record's problems, as generate checks it.
+    if (issue.severity === 'warning' && group === 'integrity') continue;
     const validator = group.startsWith('v') ? group.slice(0, 2) : 'v4';
     failedBy.get(validator)!.add(issue.key);
     rejections.push({ questionId: issue.key, reportId: '', validator, reason: `${issue.code}: ${issue.message}` });
@@ -57,12 +64,18 @@ export async function checkQuestionSet(path: string, similarity: number, embedde
     }
   }
   const texts = questions.map((q) => diversityText(q.text, q.options));
-  const verdicts = diversityFilter(texts, { threshold: similarity }, embedder ? await embedder.embed(texts) : undefined);
-  verdicts.forEach((v, i) => {
-    if (v.kept) return;
-    failedBy.get('diversity')!.add(questions[i]!.id);
-    rejections.push({ questionId: questions[i]!.id, reportId: questions[i]!.studyId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${similarity} with ${questions[v.nearest]!.id}` });
-  });
+  const vectors = embedder ? await embedder.embed(texts) : undefined;
+  const groups = new Map<string, number[]>();
+  questions.forEach((q, i) => groups.set(scope === 'dataset' ? '' : q.studyId, [...(groups.get(scope === 'dataset' ? '' : q.studyId) ?? []), i]));
+  for (const members of groups.values()) {
+    const verdicts = diversityFilter(members.map((i) => texts[i]!), { threshold: similarity }, vectors ? members.map((i) => vectors[i]!) : undefined);
+    verdicts.forEach((v, k) => {
+      if (v.kept) return;
+      const q = questions[members[k]!]!;
+      failedBy.get('diversity')!.add(q.id);
+      rejections.push({ questionId: q.id, reportId: q.studyId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${similarity} with ${questions[members[v.nearest]!]!.id}` });
+    });
+  }
   const total = report.counts.records;
   return { questions: total, validators: VALIDATORS.map((v) => ({ validator: v, checked: total, passed: total - failedBy.get(v)!.size })), rejections };
 }

@@ -220,7 +220,7 @@ export function diversityFilter(texts: string[], options: DiversityOptions, embe
     // match is checked word for word, so a collision never drops a question.
     const key = source.exactKey(index);
     const twin = exact.get(key);
-    if (twin !== undefined && source.sameText(twin, index)) {
+    if (twin !== undefined && options.threshold < 1 && source.sameText(twin, index)) {
       verdicts.push({ kept: false, nearest: twin, similarity: 1 });
       continue;
     }
