@@ -127,8 +127,8 @@ const NEGATION_STEMS = ['Which of the following findings is absent on this chest
  * gives a side or region, and a differential where it names a diagnosis for an appearance. Distractors come from
  * the lexicon and are never findings the report supports. Deterministic for a seed.
  */
-export function generateOffline(report: CorpusReport, seed = 0, evidence = reportEvidence(report), status = reportStatus(evidence)): GeneratedQuestion[] {
-  const random = seededRandom(keyedSeed(seed, report.id));
+export function generateOffline(report: CorpusReport, seed = 0, evidence = reportEvidence(report), status = reportStatus(evidence), seedKey = report.id): GeneratedQuestion[] {
+  const random = seededRandom(keyedSeed(seed, seedKey));
   const questions: GeneratedQuestion[] = [];
   const done = new Set<string>();
   const present = evidence.filter((e) => e.status === 'present' && status.get(e.finding) === 'present');

@@ -7,7 +7,7 @@ import { readCorpus } from '../corpus/read-corpus.js';
 import { writeFileAtomically } from '../dataset/sources/atomic-write.js';
 import { detectPhi } from '../phi/detect.js';
 import { contentFailures } from './check/content.js';
-import { diversityFilter, diversityText } from './check/diversity.js';
+import { allPairsIfSmall, diversityFilter, diversityText } from './check/diversity.js';
 import type { Rejection } from './check/rejection.js';
 import { reviewSample } from './check/review-sample.js';
 import { structuralFailures } from './check/structural.js';
@@ -106,13 +106,14 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   const metadataDir = resolve(settings.out, OUTPUT_FILES.metadata);
   const recordImagePath = (path: string) => (isAbsolute(path) ? relative(metadataDir, path) : path);
   // Read and screen every report first: a model generator asks about many at once.
-  const screened: { safe: CorpusReport; kinds: string[] }[] = [];
+  const screened: { safe: CorpusReport; kinds: string[]; seedKey: string; splitKey: string }[] = [];
   for await (const raw of readCorpus(settings.corpus)) {
     if (seenIds.has(raw.id)) throw new CxrError('unreadable-file', `${settings.corpus}: report id "${raw.id.slice(0, 80)}" appears twice; corpus import writes each id once`);
     seenIds.add(raw.id);
     const { report, kinds } = screenReport(raw);
     // Patient and report ids in the output are hashes: a hospital's ids are identifiers themselves.
-    screened.push({ safe: { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` }, kinds });
+    // Shuffles and splits are seeded by the corpus's own ids (never written), so the set is the same whatever the key.
+    screened.push({ safe: { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` }, kinds, seedKey: raw.id, splitKey: raw.patientId ?? raw.id });
   }
   mkdirSync(join(settings.out, OUTPUT_FILES.metadata), { recursive: true });
   // The PHI model (optional) reads what the rules left; a report it could not screen gives no question.
@@ -137,7 +138,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   }
   const byModel = settings.generator ? await settings.generator.generateAll(screened.filter((r) => r.safe.images.length > 0).map((r) => r.safe), settings.signal) : null;
   if (settings.signal?.aborted) throw new CxrError('resume-conflict', 'generation stopped before every report was asked; rerun the same command to resume (answers so far are journaled)');
-  for (const { safe, kinds } of screened) {
+  for (const { safe, kinds, seedKey, splitKey } of screened) {
     const evidence = reportEvidence(safe);
     const status = reportStatus(evidence);
     const fromModel = byModel?.get(safe.id);
@@ -146,7 +147,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       count('generation', true);
     }
     // With a model, a report it gave nothing for gives no question — never a template one in its place.
-    const made = safe.images.length === 0 ? [] : byModel ? (fromModel?.questions ?? []) : generateOffline(safe, settings.seed, evidence, status);
+    const made = safe.images.length === 0 ? [] : byModel ? (fromModel?.questions ?? []) : generateOffline(safe, settings.seed, evidence, status, seedKey);
     const questions = made.map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
     let kept = 0;
     for (const q of questions) {
@@ -161,7 +162,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
         for (const [validator, reason] of failures) rejections.push({ questionId: q.id, reportId: safe.id, validator, reason });
         continue;
       }
-      passed.push({ q, record, split: splitOf(safe.patientId ?? safe.id, settings.splits, settings.seed) });
+      passed.push({ q, record, split: splitOf(splitKey, settings.splits, settings.seed) });
       kept++;
     }
     const reason = questions.length > 0 ? null : pathIdentifiers.has(safe.id) ? `an image path carries an identifier (${pathIdentifiers.get(safe.id)}): rename the image files, then import again` : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe);
@@ -197,7 +198,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     // again until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
     for (let round = 0; round < 20; round++) {
       const before = current;
-      const verdicts = diversityFilter(before.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity }, vectors ? before.map((p) => vectorOf.get(p.q.id)!) : undefined);
+      const verdicts = diversityFilter(before.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity, ...allPairsIfSmall(before.length) }, vectors ? before.map((p) => vectorOf.get(p.q.id)!) : undefined);
       if (verdicts.every((v) => v.kept)) break;
       current = before.filter((p, i) => {
         const v = verdicts[i]!;

@@ -9,7 +9,7 @@ import { detectPhi } from '../../phi/detect.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { reportEvidence, reportStatus } from '../offline-generator.js';
 import { contentFailures } from './content.js';
-import { diversityFilter, diversityText } from './diversity.js';
+import { allPairsIfSmall, diversityFilter, diversityText } from './diversity.js';
 import type { Rejection } from './rejection.js';
 import type { Embedder } from '../../models/embeddings.js';
 
@@ -68,7 +68,7 @@ export async function checkQuestionSet(path: string, similarity: number, embedde
   const groups = new Map<string, number[]>();
   questions.forEach((q, i) => groups.set(scope === 'dataset' ? '' : q.studyId, [...(groups.get(scope === 'dataset' ? '' : q.studyId) ?? []), i]));
   for (const members of groups.values()) {
-    const verdicts = diversityFilter(members.map((i) => texts[i]!), { threshold: similarity }, vectors ? members.map((i) => vectors[i]!) : undefined);
+    const verdicts = diversityFilter(members.map((i) => texts[i]!), { threshold: similarity, ...allPairsIfSmall(members.length) }, vectors ? members.map((i) => vectors[i]!) : undefined);
     verdicts.forEach((v, k) => {
       if (v.kept) return;
       const q = questions[members[k]!]!;

@@ -13,6 +13,12 @@ export interface DiversityOptions {
   bucketCap?: number;
 }
 
+/**
+ * Settings that compare every pair exactly (one bucket, no hyperplanes) for a small set — a report's few questions —
+ * where hashing would cost more than it saves.
+ */
+export const allPairsIfSmall = (count: number): Partial<DiversityOptions> => (count <= 64 ? { bands: 1, bits: 0, bucketCap: Infinity } : {});
+
 /** For each input, kept, or dropped as more similar than the threshold to the kept question `nearest` (the first found, not necessarily the closest). */
 export type DiversityVerdict = { kept: true } | { kept: false; nearest: number; similarity: number };
 
@@ -25,8 +31,8 @@ const tokensOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?
 class Growable {
   data: Int32Array | Float32Array;
   length = 0;
-  constructor(private readonly make: (n: number) => Int32Array | Float32Array) {
-    this.data = make(1 << 16);
+  constructor(private readonly make: (n: number) => Int32Array | Float32Array, capacity: number) {
+    this.data = make(Math.max(64, capacity));
   }
   push(x: number): void {
     if (this.length === this.data.length) {
@@ -42,8 +48,9 @@ class Growable {
 function vectorise(docs: string[]): { vectors: Vectors; exactHashes: Float64Array } {
   const vocabulary = new Map<string, number>();
   const offsets = new Int32Array(docs.length + 1);
-  const terms = new Growable((n) => new Int32Array(n));
-  const weights = new Growable((n) => new Float32Array(n));
+  // About 24 distinct words per question: sized for that, so the few questions of one report allocate little.
+  const terms = new Growable((n) => new Int32Array(n), docs.length * 24);
+  const weights = new Growable((n) => new Float32Array(n), docs.length * 24);
   const exactHashes = new Float64Array(docs.length);
   const df: number[] = [];
   const local = new Map<number, number>();
