@@ -30,6 +30,7 @@ export function parseColumnMap(text: string | undefined): ColumnMap {
     if (!(MAPPABLE_FIELDS as readonly string[]).includes(name)) {
       throw new CxrError('bad-option', `--map: unknown field "${field.trim()}"; the fields are ${MAPPABLE_FIELDS.join(', ')}`);
     }
+    if (map[name as MappableField] !== undefined) throw new CxrError('bad-option', `--map: ${name} is mapped twice (${map[name as MappableField]} and ${column.trim()})`);
     map[name as MappableField] = column.trim();
   }
   return map;

@@ -32,3 +32,11 @@ test('no grade question when the report grades one finding twice', () => {
   assert.deepEqual(generateOffline(report('Large right pleural effusion. Small left pleural effusion.')).filter((q) => q.task === 'Geometric Information Assessment'), []);
   assert.equal(generateOffline(report('Small left pleural effusion.')).filter((q) => q.task === 'Geometric Information Assessment').length, 1);
 });
+
+test('location distractors never name the same part of the lung as the answer', () => {
+  const q = generateOffline(report('Small left basilar atelectasis.')).find((x) => x.task === 'Location and Distribution Assessment');
+  assert.ok(q, 'a location question');
+  const answer = q.options['ABCD'.indexOf(q.answer)]!;
+  assert.equal(answer, 'Left base');
+  for (const o of q.options) if (o !== answer) assert.doesNotMatch(o, /^Left (?:lower zone|lower lobe|costophrenic)/, `${o} means the same as ${answer}`);
+});

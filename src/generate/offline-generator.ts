@@ -16,6 +16,8 @@ export const COMPARISON_WORDS = /\b(?:compared|comparison|prior|previous|previou
 interface Evidence extends FindingMention { section: string; sentence: string }
 
 const G = 'Geometric Information Assessment';
+/** Regions that name the same part of a lung ("base", "lower zone", "lower lobe" on a frontal film). */
+const REGION_FAMILY: Record<string, string> = { base: 'lower', 'lower zone': 'lower', 'lower lobe': 'lower', apex: 'upper', 'upper zone': 'upper', 'upper lobe': 'upper', 'middle lobe': 'middle', 'mid zone': 'middle', perihilar: 'hilar', hilum: 'hilar', retrocardiac: 'retrocardiac', 'costophrenic angle': 'lower', lingula: 'middle', mediastinum: 'mediastinum' };
 /** Words by which a report attributes an appearance to a diagnosis. */
 const DIAGNOSIS_LINK = /\b(?:consistent with|suggestive of|compatible with|in keeping with|likely (?:represents?|reflects?|due to)|represents?|reflects?|concerning for|suspicious for|due to|secondary to|indicat(?:es|ing|ive of)|characteristic of|typical of|diagnostic of)\b/i;
 const P = 'Presence Assessment';
@@ -200,7 +202,8 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const answer = phrase(e.side, region);
     // There is no left middle lobe: the middle lobe is only ever offered on the right.
     const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right');
-    const otherRegions = region ? shuffle(['upper zone', 'lower zone', 'apex', 'base', 'perihilar', 'lower lobe', 'upper lobe', 'middle lobe'].filter((r) => r !== region), random) : [];
+    // Distractor regions come from other parts of the lung: "left base" and "left lower zone" would both be right.
+    const otherRegions = region ? shuffle(['upper zone', 'lower zone', 'apex', 'base', 'perihilar', 'lower lobe', 'upper lobe', 'middle lobe'].filter((r) => REGION_FAMILY[r] !== REGION_FAMILY[region]), random) : [];
     let distractors: string[];
     if (region) {
       const candidates = [phrase(e.side === 'left' ? 'right' : 'left', region), ...otherRegions.flatMap((r) => [phrase(e.side!, r), phrase(e.side === 'left' ? 'right' : 'left', r)].filter((_, k) => valid(k === 0 ? e.side! : e.side === 'left' ? 'right' : 'left', r)))];
