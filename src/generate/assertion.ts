@@ -92,8 +92,6 @@ function phraseFinding(tokens: string[]): string | null {
   return PHRASES.find((p) => p.tokens.length === tokens.length && matchAt(probe, 0, p.tokens, p.wildcard))?.finding ?? null;
 }
 
-const COORDINATORS = new Set(['or', 'and', ',', '/', 'nor']);
-
 function findMentions(ws: Word[]): Span[] {
   const spans: Span[] = [];
   for (let i = 0; i < ws.length; ) {
@@ -112,12 +110,12 @@ function findMentions(ws: Word[]): Span[] {
   for (const m of [...spans]) {
     const head = ws.slice(m.from + 1, m.to).map((w) => w.lower);
     const before = m.from - 2;
-    if (before >= 0 && COORDINATORS.has(ws[m.from - 1]!.lower) && !covered(before) && head.length > 0) {
+    if (before >= 0 && LIST_WORDS.has(ws[m.from - 1]!.lower) && !covered(before) && head.length > 0) {
       const finding = phraseFinding([ws[before]!.lower, ...head]);
       if (finding) spans.push({ finding, from: before, to: before + 1 });
     }
     const after = m.to + 1;
-    if (after < ws.length && COORDINATORS.has(ws[m.to]!.lower) && !covered(after) && m.to - m.from >= 2) {
+    if (after < ws.length && LIST_WORDS.has(ws[m.to]!.lower) && !covered(after) && m.to - m.from >= 2) {
       const finding = phraseFinding([ws[m.from]!.lower, ws[after]!.lower]);
       if (finding) spans.push({ finding, from: after, to: after + 1 });
     }

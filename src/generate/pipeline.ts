@@ -189,7 +189,9 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   const groups = new Map<string, typeof passed>();
   for (const p of passed) {
     const group = settings.diversityScope === 'dataset' ? '' : p.q.reportId;
-    groups.set(group, [...(groups.get(group) ?? []), p]);
+    const members = groups.get(group);
+    if (members) members.push(p);
+    else groups.set(group, [p]);
   }
   const kept: typeof passed = [];
   for (const group of groups.values()) {

@@ -3,19 +3,12 @@ import { CxrError, EXIT } from '../../core/errors.js';
 import { consistencyTable, runSummaryTable } from '../../report/run-summary-table.js';
 import { evaluate } from '../evaluate.js';
 import { MODEL_SPEC_FORMS } from '../model-spec.js';
+import { wholeNumber } from '../option-parsers.js';
 import { progressReporter } from '../progress.js';
 import { addJudgeOptions, judgeFailuresLine, type JudgeFlags } from '../judge-options.js';
 import { costUsd, parsePricing, type Pricing } from '../../runner/budget.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-
-function positiveInt(option: string) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new CxrError('bad-option', `${option} ${value}: expected a whole number ≥ 0`);
-    return n;
-  };
-}
 
 function number(option: string) {
   return (value: string) => {
@@ -85,25 +78,25 @@ export function registerEval(program: Command): void {
     .addOption(new Option('--image-detail <level>', 'image detail hint for the endpoint').choices(['auto', 'low', 'high']))
     .option('--prompt <name|file>', 'prompt template: rexvqa-json, rexvqa-letter, or a template file', 'rexvqa-json')
     .option('--patient-context', 'add age, sex and indication to the prompt')
-    .option('--max-images <n>', 'send at most n views per question (frontal first); recorded in the manifest', positiveInt('--max-images'))
-    .option('--max-pixels <n>', 'resize images so the longest side is at most n pixels', positiveInt('--max-pixels'))
+    .option('--max-images <n>', 'send at most n views per question (frontal first); recorded in the manifest', wholeNumber('--max-images'))
+    .option('--max-pixels <n>', 'resize images so the longest side is at most n pixels', wholeNumber('--max-pixels'))
     .option('--images <root>', 'image root (default: paths relative to the question file)')
     .option('--temperature <t>', 'sampling temperature', number('--temperature'), 0)
-    .option('--max-tokens <n>', 'maximum completion tokens', positiveInt('--max-tokens'), 512)
+    .option('--max-tokens <n>', 'maximum completion tokens', wholeNumber('--max-tokens'), 512)
     .option('--top-p <p>', 'nucleus sampling', number('--top-p'))
-    .option('--seed <n>', 'seed for sampling and baselines', positiveInt('--seed'), 0)
-    .option('--concurrency <n>', 'requests in flight at most', positiveInt('--concurrency'), 8)
+    .option('--seed <n>', 'seed for sampling and baselines', wholeNumber('--seed'), 0)
+    .option('--concurrency <n>', 'requests in flight at most', wholeNumber('--concurrency'), 8)
     .option('--adaptive', 'lower concurrency on 429s and rising latency, recover gradually')
-    .option('--max-attempts <n>', 'attempts per question (429, 5xx, network errors, timeouts are retried)', positiveInt('--max-attempts'), 5)
+    .option('--max-attempts <n>', 'attempts per question (429, 5xx, network errors, timeouts are retried)', wholeNumber('--max-attempts'), 5)
     .option('--timeout <seconds>', 'per-request timeout', number('--timeout'), 120)
-    .option('--retry-base-ms <ms>', 'first retry delay (doubles, with jitter; Retry-After wins)', positiveInt('--retry-base-ms'), 1000)
-    .option('--token-budget <n>', 'stop cleanly once this many tokens were used', positiveInt('--token-budget'))
+    .option('--retry-base-ms <ms>', 'first retry delay (doubles, with jitter; Retry-After wins)', wholeNumber('--retry-base-ms'), 1000)
+    .option('--token-budget <n>', 'stop cleanly once this many tokens were used', wholeNumber('--token-budget'))
     .option('--cost-budget <usd>', 'stop cleanly once the estimated cost reaches this many US dollars (needs --price)', number('--cost-budget'))
     .option('--price <in/out>', 'US dollars per million input/output tokens, e.g. 1.25/10: the summary shows the estimated cost', pricing)
     .option('--retry-errors', 'ask again the questions that ended in error')
     .option('--strict', 'strict extraction: JSON and <answer> tags only')
-    .option('--limit <n>', 'only the first n questions of the split', positiveInt('--limit'))
-    .option('--shuffle-check <n>', 're-ask n answered questions with options permuted; report answer consistency per task', positiveInt('--shuffle-check'))
+    .option('--limit <n>', 'only the first n questions of the split', wholeNumber('--limit'))
+    .option('--shuffle-check <n>', 're-ask n answered questions with options permuted; report answer consistency per task', wholeNumber('--shuffle-check'))
     .option('--batch', "send the requests through the provider's batch API (write, submit, poll, collect); rerun to resume")
     .option('--batch-poll <seconds>', 'seconds between batch status polls', number('--batch-poll'), 30)
     .option('--quiet', 'no progress output');

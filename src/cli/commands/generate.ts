@@ -11,12 +11,7 @@ import type { ModelAdapter } from '../../models/adapter.js';
 import { generateQuestionSet } from '../../generate/pipeline.js';
 import { resolveModel } from '../model-spec.js';
 import { endpointEmbedder, type Embedder } from '../../models/embeddings.js';
-
-const ratio = (flag: string) => (value: string) => {
-  const x = Number(value);
-  if (!Number.isFinite(x) || x <= 0 || x > 1) throw new CxrError('bad-option', `${flag} ${value}: expected a number in (0, 1]`);
-  return x;
-};
+import { ratio, seconds, wholeNumber } from '../option-parsers.js';
 
 /** Embeddings for the diversity filter, from `--embeddings <model> --embeddings-endpoint <url>`; null without them. */
 function embedderFrom(opts: { embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }): Embedder | null {
@@ -44,6 +39,14 @@ async function endpointAdapter(spec: string, endpoint: string[], apiKeyEnv: stri
   }
 }
 
+/** The three options of an optional model: `<flag> <spec>`, `<flag>-endpoint <url...>`, `<flag>-api-key-env <name>`. */
+function addModelOptions(command: Command, flag: string, purpose: string, what: string): Command {
+  return command
+    .option(`${flag} <spec>`, `${purpose} (openai:<model id> or preset:<name>)`)
+    .option(`${flag}-endpoint <url...>`, `OpenAI-compatible base URL(s) of ${what}`)
+    .option(`${flag}-api-key-env <name>`, 'environment variable holding its API key');
+}
+
 /** An optional model given by `--<flag> <spec> --<flag>-endpoint <url>`, checked to answer; null when not asked for. */
 async function optionalModel(spec: string | undefined, endpoint: string[] | undefined, apiKeyEnv: string | undefined, flag: string): Promise<ModelAdapter | null> {
   if (!spec) {
@@ -61,15 +64,10 @@ function scopeOf(value: string): 'study' | 'dataset' {
 }
 
 /** The model-backed generator from `--generator openai:<model>|preset:<name>` and its endpoint options. */
-async function modelGenerator(opts: { generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; out: string; batch?: boolean; pollSeconds: string }): Promise<ModelGenerator> {
-  const concurrency = Number(opts.concurrency);
-  const timeout = Number(opts.timeout);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new CxrError('bad-option', `--concurrency ${opts.concurrency}: expected a positive integer`);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new CxrError('bad-option', `--timeout ${opts.timeout}: expected seconds`);
+async function modelGenerator(opts: { generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: number; timeout: number; out: string; batch?: boolean; pollSeconds: number }): Promise<ModelGenerator> {
+  const { concurrency, timeout, pollSeconds } = opts;
   const adapter = await endpointAdapter(opts.generator, opts.endpoint ?? [], opts.apiKeyEnv, '--generator');
   await adapter.preflight?.(AbortSignal.timeout(30_000));
-  const pollSeconds = Number(opts.pollSeconds);
-  if (!Number.isFinite(pollSeconds) || pollSeconds < 0) throw new CxrError('bad-option', `--poll-seconds ${opts.pollSeconds}: expected seconds`);
   // OpenAI's limits per batch input file: 200 MB and 50,000 requests.
   const batch = opts.batch ? { batch: { dir: join(opts.out, 'batches'), pollSeconds, maxFileBytes: 190 << 20, maxRequests: 50_000 } } : {};
   return new ModelGenerator({ adapter, journalFile: join(opts.out, 'generation-journal.jsonl'), concurrency, timeoutMs: timeout * 1000, ...batch });
@@ -84,22 +82,18 @@ export function registerGenerate(program: Command): void {
     .option('--generator <spec>', 'offline (template rules, no network; the default), or a model: openai:<model id> with --endpoint, or preset:<name>', 'offline')
     .option('--endpoint <url...>', 'OpenAI-compatible base URL(s) of the generator model (vLLM, SGLang, Ollama, OpenAI, …)')
     .option('--api-key-env <name>', 'environment variable holding the endpoint\'s API key')
-    .option('--concurrency <n>', 'model requests in flight (adaptive: lowered on 429s)', '8')
-    .option('--timeout <seconds>', 'per request', '120')
+    .option('--concurrency <n>', 'model requests in flight (adaptive: lowered on 429s)', wholeNumber('--concurrency', 1), 8)
+    .option('--timeout <seconds>', 'per request', seconds('--timeout'), 120)
     .option('--batch', "send the model's requests through the provider's batch API (two rounds: bullets, then questions; resumable)")
-    .option('--poll-seconds <n>', 'with --batch: seconds between status checks', '30')
-    .option('--content-judge <spec>', 'also ask a model c1–c3 about every question (openai:<model id> or preset:<name>)')
-    .option('--content-judge-endpoint <url...>', 'OpenAI-compatible base URL(s) of the content judge')
-    .option('--content-judge-api-key-env <name>', 'environment variable holding its API key')
-    .option('--phi-model <spec>', 'also ask a model for identifiers the rules missed (openai:<model id> or preset:<name>)')
-    .option('--phi-model-endpoint <url...>', 'OpenAI-compatible base URL(s) of the PHI model')
-    .option('--phi-model-api-key-env <name>', 'environment variable holding its API key')
-    .option('--seed <n>', 'seed for options order, splits and the review sample', '0')
+    .option('--poll-seconds <n>', 'with --batch: seconds between status checks', seconds('--poll-seconds', true), 30)
+    .option('--seed <n>', 'seed for options order, splits and the review sample', wholeNumber('--seed'), 0)
     .option('--similarity <x>', 'drop a question more similar than this (TF-IDF cosine) to a kept one', ratio('--similarity'), 0.9)
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
     .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1');
+  addModelOptions(command, '--content-judge', 'also ask a model c1–c3 about every question', 'the content judge');
+  addModelOptions(command, '--phi-model', 'also ask a model for identifiers the rules missed', 'the PHI model');
   addEmbeddingOptions(command)
-    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: string; timeout: string; seed: string; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: string; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: number; timeout: number; seed: number; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: number; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
       const embedder = embedderFrom(opts);
       const diversityScope = scopeOf(opts.diversityScope);
       const judgeModel = await optionalModel(opts.contentJudge, opts.contentJudgeEndpoint, opts.contentJudgeApiKeyEnv, '--content-judge');
@@ -111,8 +105,7 @@ export function registerGenerate(program: Command): void {
       const generator = opts.generator === 'offline' ? undefined : await modelGenerator(opts);
       const shares = opts.splits.split(',').map(Number);
       if (shares.length !== 3 || shares.some((x) => !Number.isFinite(x) || x < 0) || shares.reduce((a, b) => a + b, 0) <= 0) throw new CxrError('bad-option', `--splits ${opts.splits}: expected three non-negative shares, e.g. 0.8,0.1,0.1`);
-      const seed = Number(opts.seed);
-      if (!Number.isInteger(seed)) throw new CxrError('bad-option', `--seed ${opts.seed}: expected an integer`);
+      const seed = opts.seed;
       // Ctrl-C stops asking; what was answered is journaled and a rerun resumes from it.
       const stop = new AbortController();
       const onSignal = () => stop.abort();

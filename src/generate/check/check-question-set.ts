@@ -66,7 +66,12 @@ export async function checkQuestionSet(path: string, similarity: number, embedde
   const texts = questions.map((q) => diversityText(q.text, q.options));
   const vectors = embedder ? await embedder.embed(texts) : undefined;
   const groups = new Map<string, number[]>();
-  questions.forEach((q, i) => groups.set(scope === 'dataset' ? '' : q.studyId, [...(groups.get(scope === 'dataset' ? '' : q.studyId) ?? []), i]));
+  questions.forEach((q, i) => {
+    const group = scope === 'dataset' ? '' : q.studyId;
+    const members = groups.get(group);
+    if (members) members.push(i);
+    else groups.set(group, [i]);
+  });
   for (const members of groups.values()) {
     const verdicts = diversityFilter(members.map((i) => texts[i]!), { threshold: similarity, ...allPairsIfSmall(members.length) }, vectors ? members.map((i) => vectors[i]!) : undefined);
     verdicts.forEach((v, k) => {

@@ -1,0 +1,28 @@
+import { CxrError } from '../core/errors.js';
+
+/** A commander parser for a whole number of at least `min`; anything else is a bad option named by its flag. */
+export function wholeNumber(option: string, min = 0) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new CxrError('bad-option', `${option} ${value}: expected a whole number ≥ ${min}`);
+    return n;
+  };
+}
+
+/** A commander parser for a share in (0, 1]. */
+export function ratio(option: string) {
+  return (value: string) => {
+    const x = Number(value);
+    if (!Number.isFinite(x) || x <= 0 || x > 1) throw new CxrError('bad-option', `${option} ${value}: expected a number in (0, 1]`);
+    return x;
+  };
+}
+
+/** A commander parser for seconds: above 0, or 0 too when `allowZero` (a poll that does not wait). */
+export function seconds(option: string, allowZero = false) {
+  return (value: string) => {
+    const x = Number(value);
+    if (!Number.isFinite(x) || x < 0 || (!allowZero && x === 0)) throw new CxrError('bad-option', `${option} ${value}: expected seconds`);
+    return x;
+  };
+}
