@@ -3,3 +3,4 @@
 import { cpSync } from 'node:fs';
 
 for (const dir of ['prompt/templates', 'server/public']) cpSync(new URL(`../src/${dir}`, import.meta.url), new URL(`../dist/${dir}`, import.meta.url), { recursive: true });
+cpSync(new URL('../src/server/viewer/viewer.css', import.meta.url), new URL('../dist/server/viewer/viewer.css', import.meta.url));

@@ -1,24 +1,14 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { scoreHere, submitPredictions } from '../src/board/submit.js';
 import { benchmarkBySlug } from '../src/store/benchmarks.js';
 import { categoriesPage } from '../src/server/views/pages.js';
-import { keepScreenshot, launchChromium, signUpInBrowser } from './helpers/browser.js';
+import { keepScreenshot, launchChromium, seriousViolations, signUpInBrowser } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl } from './helpers/board.js';
 
 const cluster = lazyCluster();
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's serious and critical violations on the open page (run through the debugger, so the page's CSP allows it). */
-async function seriousViolations(page: import('playwright-core').Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
 after(() => cluster.stop());
 
 test('categories page: with nothing to show it says why (no entry yet; no category large enough)', async () => {

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { apiUpload, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
 import { openApiDocument } from '../src/server/openapi.js';
+import { crawl } from './helpers/crawl.js';
+import { openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
+import { studyItems } from '../src/store/studies.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
@@ -27,27 +30,16 @@ test('security: a crawler with a participant token finds no hidden label, explan
     assert.ok(explanations.length > 5, 'the demo has explanations to look for');
     const goldPairs = board.questions.map((q) => new RegExp(`"${q.id}"\\s*:\\s*"${q.answer}"`));
 
-    const seen = new Set<string>();
-    const queue = ['/', '/b/demo', '/account', '/submissions', `/submissions/${entryId}`];
+    const start = ['/', '/b/demo', '/account', '/submissions', `/submissions/${entryId}`];
     const doc = openApiDocument();
     for (const path of Object.keys(doc.paths)) {
       if (!('get' in (doc.paths as Record<string, object>)[path]!)) continue;
-      queue.push(path.replace('{slug}', 'demo').replace('{id}', entryId));
+      start.push(path.replace('{slug}', 'demo').replace('{id}', entryId));
     }
-    queue.push('/api/openapi.json');
-    const bodies: string[] = [];
-    while (queue.length > 0) {
-      const url = queue.shift()!;
-      if (seen.has(url)) continue;
-      seen.add(url);
-      const res = await board.app.inject({ url, headers: url.startsWith('/api/') ? { authorization: `Bearer ${token}` } : { cookie: session.cookie } });
-      assert.ok(res.statusCode < 500, `${url}: ${res.statusCode}`);
-      bodies.push(`${url}\n${res.body}`);
-      for (const match of res.body.matchAll(/href="(\/[^"#]*)"/g)) {
-        const link = match[1]!.replace(/&amp;/g, '&');
-        if (!seen.has(link) && !link.startsWith('/static/')) queue.push(link);
-      }
-    }
+    start.push('/api/openapi.json');
+    const pages = await crawl(board.app, start, (url): Record<string, string> => (url.startsWith("/api/") ? { authorization: `Bearer ${token}` } : { cookie: session.cookie }));
+    const seen = new Set(pages.map((p) => p.url));
+    const bodies = pages.map((p) => `${p.url}\n${p.body}`);
     assert.ok(seen.size >= 15, `crawled ${seen.size} URLs`);
     assert.ok([...seen].some((u) => u.startsWith('/entries/')) && seen.has('/b/demo/categories') && seen.has('/api/benchmarks/demo/questions'));
     for (const body of bodies) {
@@ -95,6 +87,32 @@ test('security: admin actions are audited; participants cannot reach admin pages
     assert.deepEqual(log.map((l) => [l.actor, l.action]), [['test', 'benchmark.load'], ['p@lab.org', 'benchmark.close']]);
     const page = await board.app.inject({ url: '/admin', headers: { cookie: session.cookie } });
     assert.match(page.body, /benchmark\.close/);
+  } finally {
+    await board.close();
+  }
+});
+
+test('security: a reader crawling an open study sees no gold, no explanation, no other reader\'s answers, and no host page', async () => {
+  const board = await demoBoard('sqlite', cluster.get);
+  try {
+    const { created, tokens } = await openDemoStudy(board.store, 20, 2);
+    const id = created.study.id;
+    const items = await studyItems(board.store, id);
+    const first = await readerCookie(board.app, tokens[0]!);
+    const firstCsrf = await readerCsrf(board.app, id, first);
+    for (const item of items) await board.app.inject({ method: 'POST', url: `/read/${id}/api/save`, headers: { cookie: first, 'x-csrf-token': firstCsrf }, payload: { position: item.position, answer: item.gold, confidence: 5, visitId: 'first-reader-visit', elapsedMs: 5 } });
+    const second = await readerCookie(board.app, tokens[1]!);
+    const pages = await crawl(board.app, [`/read/${id}`, `/read/${id}/case/1`, `/read/${id}/finish`, `/read/${id}/results`, '/studies', `/studies/${id}`, `/studies/${id}/results`, `/studies/${id}/export/key.jsonl`, `/studies/${id}/results/kappa.svg`], () => ({ cookie: second }));
+    assert.ok(pages.some((p) => p.url.includes('/img/') && p.status === 200), 'the crawler fetched the case images');
+    for (const p of pages) {
+      if (p.url.startsWith('/studies')) assert.ok(p.status === 303 || p.status === 401 || p.status === 403, `${p.url} is for hosts only (got ${p.status})`);
+      assert.doesNotMatch(p.body, /correct_answer|"gold"|>Reference</i, p.url);
+      for (const item of items) if (item.explanation && item.explanation.length > 20) assert.ok(!p.body.includes(item.explanation), `${p.url} shows an explanation`);
+    }
+    const finish = pages.find((p) => p.url === `/read/${id}/finish`)!;
+    const answerCells = [...finish.body.matchAll(/<tr><td><a[^>]*>\d+<\/a><\/td><td>[^<]*<\/td><td>([^<]*)<\/td>/g)].map((m) => m[1]);
+    assert.equal(answerCells.length, 20);
+    assert.ok(answerCells.every((a) => a === '—'), 'the second reader sees none of the first reader\'s answers');
   } finally {
     await board.close();
   }

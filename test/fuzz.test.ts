@@ -9,6 +9,7 @@ import { validateDataset } from '../src/dataset/validate.js';
 import { extractAnswer } from '../src/extract/extract.js';
 import { demoBoard, lazyCluster, signUp, tokenFor, uploadForm } from './helpers/board.js';
 import { officialRecord, tempDir, writeOfficialDataset } from './helpers/records.js';
+import { hostSession, openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
 
 /**
  * Property-based fuzzing of every parser and the upload route, in a fixed time budget per property (the runs
@@ -98,6 +99,48 @@ test('fuzz: the upload route answers any body with a status below 500, quickly, 
       for (const g of golds) assert.doesNotMatch(res.body, g);
       for (const e of explanations) assert.ok(!res.body.includes(e));
     }), settings(400));
+  } finally {
+    await board.close();
+  }
+});
+
+test('fuzz: the reader routes (autosave API, case form, invite link) answer any input below 500 and store only letters A–D', { timeout: 120_000 }, async () => {
+  const board = await demoBoard('sqlite', cluster.get);
+  try {
+    const { created, tokens } = await openDemoStudy(board.store, 10, 1);
+    const id = created.study.id;
+    const cookie = await readerCookie(board.app, tokens[0]!);
+    const csrf = await readerCsrf(board.app, id, cookie);
+    const value = fc.oneof(fc.json(), fc.string({ maxLength: 50 }), fc.integer(), fc.double(), fc.constant(null), fc.constantFrom('A', 'B', 'C', 'D', 'E', ''));
+    const saveBody = fc.oneof(
+      fc.record({ position: fc.oneof(fc.integer({ min: -3, max: 40 }), value), answer: value, confidence: value, visitId: fc.oneof(fc.constant('fuzz-visit-01'), fc.string({ maxLength: 80 })), elapsedMs: fc.oneof(fc.nat(), value) }, { requiredKeys: [] }),
+      fc.json(),
+    );
+    const formBody = fc.dictionary(fc.constantFrom('_csrf', 'answer', 'confidence', 'go', 'visit', 'elapsed', 'x'), fc.oneof(fc.string({ maxLength: 40 }), fc.constant(csrf), fc.constantFrom('A', 'next', 'prev', '3')));
+    await fc.assert(fc.asyncProperty(fc.oneof(
+      fc.record({ kind: fc.constant('save' as const), body: saveBody, goodCsrf: fc.boolean() }),
+      fc.record({ kind: fc.constant('form' as const), k: fc.oneof(fc.integer({ min: -2, max: 14 }).map(String), fc.string({ maxLength: 12 })), body: formBody }),
+      fc.record({ kind: fc.constant('link' as const), token: fc.string({ maxLength: 300 }) }),
+    ), async (input) => {
+      const res = input.kind === 'save'
+        ? await board.app.inject({ method: 'POST', url: `/read/${id}/api/save`, headers: { cookie, 'x-csrf-token': input.goodCsrf ? csrf : 'nope', 'content-type': 'application/json' }, payload: typeof input.body === 'string' ? input.body : JSON.stringify(input.body) })
+        : input.kind === 'form'
+          ? await board.app.inject({ method: 'POST', url: `/read/${id}/case/${encodeURIComponent(input.k)}`, headers: { cookie }, payload: input.body })
+          : await board.app.inject({ url: `/r/${encodeURIComponent(input.token)}` });
+      assert.ok(res.statusCode < 500, `${res.statusCode}: ${res.body.slice(0, 300)}`);
+    }), settings(500));
+    // the host's forms: create a study, invite, settings — any values, a clear answer, never a crash
+    const host = await hostSession(board.app, board.store);
+    const hostForm = fc.dictionary(fc.constantFrom('title', 'benchmark', 'n', 'mode', 'task', 'seed', 'name', 'email', 'expires', 'allowEdits', 'action'), fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('demo', '5', '-1', '1e9', 'random', 'stratified', 'on', 'open', 'close', '2030-01-01 10:00', '2030-02-31', 'a@b.c')));
+    await fc.assert(fc.asyncProperty(fc.constantFrom('/studies', `/studies/${id}/invite`, `/studies/${id}/settings`, `/studies/${id}/state`), hostForm, async (url, body) => {
+      const res = await board.app.inject({ method: 'POST', url, headers: { cookie: host.cookie }, payload: { ...body, _csrf: host.csrf } });
+      assert.ok(res.statusCode < 500, `${url} ${JSON.stringify(body)} → ${res.statusCode}: ${res.body.slice(0, 300)}`);
+    }), settings(300));
+    const stored = await board.store.db.selectFrom('study_answers').select(['answer', 'confidence']).execute();
+    for (const a of stored) {
+      assert.match(a.answer, /^[ABCD]$/);
+      assert.ok(a.confidence === null || (Number.isInteger(a.confidence) && a.confidence >= 1 && a.confidence <= 5));
+    }
   } finally {
     await board.close();
   }

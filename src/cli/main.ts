@@ -13,6 +13,7 @@ import { registerCompare } from './commands/compare.js';
 import { registerAgreement } from './commands/agreement.js';
 import { registerReport } from './commands/report.js';
 import { registerBoard } from './commands/board.js';
+import { registerStudy } from './commands/study.js';
 import { registerCorpus } from './commands/corpus.js';
 import { registerCheck, registerGenerate } from './commands/generate.js';
 
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerAgreement(program);
   registerReport(program);
   registerBoard(program);
+  registerStudy(program);
   registerCorpus(program);
   registerGenerate(program);
   registerCheck(program);

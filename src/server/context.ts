@@ -4,6 +4,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { Store } from '../store/connect.js';
 import type { LeaderboardCache } from './leaderboard-cache.js';
 import type { WindowLimiter } from './rate-limit.js';
+import type { PixelCache } from './viewer/pixel-cache.js';
 
 /** Settings of a board server; every limit is enforced here, on the server. */
 export interface BoardOptions {
@@ -36,4 +37,6 @@ export interface BoardContext {
   boards: LeaderboardCache;
   loginLimiter: WindowLimiter;
   uploadLimiter: WindowLimiter;
+  /** Decoded study and review images (the viewer's raw pixels), decoded once per process. */
+  pixels: PixelCache;
 }

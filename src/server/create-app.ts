@@ -17,6 +17,10 @@ import { registerAccounts } from './routes/accounts.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApi } from './routes/api.js';
 import { registerPages } from './routes/pages.js';
+import { registerStudyHost } from './routes/study-host.js';
+import { registerStudyReader } from './routes/study-reader.js';
+import { registerViewerAssets } from './viewer/bundle.js';
+import { PixelCache } from './viewer/pixel-cache.js';
 import { formatBytes } from './upload.js';
 import { html } from './views/html.js';
 import { layout } from './views/layout.js';
@@ -35,6 +39,7 @@ export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
 
 const STATIC: Record<string, { file: URL; type: string }> = {
   'board.css': { file: new URL('./public/board.css', import.meta.url), type: 'text/css; charset=utf-8' },
+  'reader.js': { file: new URL('./public/reader.js', import.meta.url), type: 'application/javascript; charset=utf-8' },
 };
 
 // Scripts and styles only from this server; no inline script can run, whatever a text field holds.
@@ -75,6 +80,7 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
     store, queue, dispatch: viaQueue(store, queue), check: checker.check, options: settings, boards: new LeaderboardCache(store),
     loginLimiter: new WindowLimiter(store, settings.loginAttempts, settings.loginWindowMs),
     uploadLimiter: new WindowLimiter(store, settings.uploadsPerWindow, settings.uploadWindowMs),
+    pixels: new PixelCache(store),
   };
   void app.register(cookie);
   void app.register(formbody);
@@ -113,5 +119,8 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
   registerAccounts(app, ctx);
   registerAdmin(app, ctx);
   registerApi(app, ctx);
+  registerStudyHost(app, ctx);
+  registerStudyReader(app, ctx);
+  registerViewerAssets(app);
   return app;
 }

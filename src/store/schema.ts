@@ -167,6 +167,193 @@ export interface AuditTable {
   detail_json: string;
 }
 
+/** An image stored once by its content (sha256), shown in reader studies and reviews: replicas share the database, not a disk. */
+export interface StoredImageTable {
+  sha256: string;
+  content_type: string;
+  byte_size: number;
+  /** The file, base64 (text: one portable column type for SQLite and PostgreSQL). */
+  content_base64: string;
+  created_at: string;
+}
+
+/** An image of a benchmark's question, by the path its records give (present only when loaded with images). */
+export interface BenchmarkImageTable {
+  benchmark_id: string;
+  path: string;
+  sha256: string;
+}
+
+/** `draft` (host prepares; readers cannot open it) → `open` (reading) → `closed` (results and gold shown). */
+export type StudyState = 'draft' | 'open' | 'closed';
+
+/** A reader study: a sample of questions read by people, compared with each other and with models. */
+export interface StudyTable {
+  id: string;
+  title: string;
+  /** The board benchmark it was sampled from, when it was (its leaderboard entries become the compared models). */
+  benchmark_id: string | null;
+  /** Where the questions came from (dataset folder and split, or benchmark slug) and its sha256, for the record. */
+  source: string;
+  source_sha256: string;
+  /** How the sample was drawn (JSON: mode random|stratified, n, task, seed, pool size). */
+  sampling_json: string;
+  seed: number;
+  state: StudyState;
+  /** 1: a reader may change answers after submitting (until the study closes). */
+  allow_edits: number;
+  /** Invite links stop working after this instant (ISO), or never when null. */
+  invites_expire_at: string | null;
+  created_by: string;
+  created_at: string;
+  opened_at: string | null;
+  closed_at: string | null;
+}
+
+/** One case of a study. The gold and explanation stay on the server until the study closes. */
+export interface StudyItemTable {
+  study_id: string;
+  position: number;
+  question_id: string;
+  /** The imaging study (patient visit) the question is about. */
+  study_ref: string;
+  task: string;
+  category: string;
+  question: string;
+  options_json: string;
+  gold: string;
+  explanation: string | null;
+  /** The views (JSON [{path, view, sha256|null}]): sha256 null when the file was missing at creation. */
+  images_json: string;
+  missing_images: number;
+}
+
+/** A reader of a study: invited by link (token stored hashed) or a board account. */
+export interface StudyReaderTable {
+  id: string;
+  study_id: string;
+  /** How results name the reader ("Reader 1", a name the host gave). */
+  name: string;
+  user_id: string | null;
+  /** sha256 of the invite token (shown once), null for account readers. */
+  token_hash: string | null;
+  /** The reader's CSRF token for the answer forms and the autosave API. */
+  csrf: string;
+  /** Seeds the reader's own case order. */
+  order_seed: number;
+  created_at: string;
+  revoked_at: string | null;
+  submitted_at: string | null;
+  last_seen_at: string | null;
+}
+
+/** A reader's current answer to one case (last write wins; every write is also an event). */
+export interface StudyAnswerTable {
+  reader_id: string;
+  study_id: string;
+  position: number;
+  answer: string;
+  confidence: number | null;
+  /** The page visit (tab) that wrote it last. */
+  visit_id: string;
+  first_at: string;
+  updated_at: string;
+}
+
+/** Every save of an answer, append-only: which tab, when (client and server clocks), and how long the case was open. */
+export interface StudyAnswerEventTable {
+  id: string;
+  reader_id: string;
+  position: number;
+  answer: string | null;
+  confidence: number | null;
+  visit_id: string;
+  /** Time the case had been open in that visit when this was saved. */
+  elapsed_ms: number;
+  client_at: string | null;
+  at: string;
+}
+
+/** A model's answers on a study's items, added from a run (entries of the study's benchmark are read live). */
+export interface StudyModelTable {
+  id: string;
+  study_id: string;
+  name: string;
+  /** {question_id: letter | null} (JSON). */
+  answers_json: string;
+  created_at: string;
+}
+
+/** An expert-review queue: questions (with their reports) to rate, accept, edit or reject. */
+export interface ReviewQueueTable {
+  id: string;
+  title: string;
+  source: string;
+  source_sha256: string;
+  /** How many reviewers each item is assigned to (1 or 2). */
+  reviewers_per_item: number;
+  created_by: string;
+  created_at: string;
+}
+
+/** One question under review: the full record (answer, explanation, report) as it was when queued. */
+export interface ReviewItemTable {
+  queue_id: string;
+  position: number;
+  question_id: string;
+  split: string;
+  record_json: string;
+  report_text: string | null;
+  images_json: string;
+  missing_images: number;
+}
+
+export interface ReviewAssignmentTable {
+  queue_id: string;
+  position: number;
+  user_id: string;
+}
+
+/** A reviewer's verdict on one item (one per reviewer and item; a later save replaces it). */
+export interface ReviewDecisionTable {
+  queue_id: string;
+  position: number;
+  user_id: string;
+  /** 1: the host's adjudication of a disputed item, which settles it. */
+  adjudication: number;
+  clinical_quality: number;
+  explanation_clarity: number;
+  factual_correctness: number;
+  image_alignment: number;
+  difficulty: string;
+  category: string;
+  decision: 'accept' | 'edit' | 'reject';
+  reason: string | null;
+  note: string | null;
+  /** The edited record (JSON), when decision = edit; the original stays in review_items. */
+  edited_json: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A version of the question bank made from a queue's decisions: which items were kept, edited or retired. */
+export interface ReviewVersionTable {
+  id: string;
+  queue_id: string;
+  number: number;
+  created_by: string;
+  created_at: string;
+  /** How disputed items were settled (keep | retire). */
+  disputed_policy: string;
+  summary_json: string;
+  /**
+   * Every item (JSON, review/version.ts VersionItem): {position, questionId, split, status: accepted|edited|retired|
+   * disputed|pending, adjudicated, included, record (the edited text for edits), previous (the queued text, for
+   * edits), reasons}. The pending items' policy (keep|retire) is in summary_json.
+   */
+  items_json: string;
+}
+
 export interface Database {
   teams: TeamTable;
   users: UserTable;
@@ -180,4 +367,17 @@ export interface Database {
   audit_log: AuditTable;
   jobs: JobTable;
   rate_limits: RateLimitTable;
+  stored_images: StoredImageTable;
+  benchmark_images: BenchmarkImageTable;
+  studies: StudyTable;
+  study_items: StudyItemTable;
+  study_readers: StudyReaderTable;
+  study_answers: StudyAnswerTable;
+  study_answer_events: StudyAnswerEventTable;
+  study_models: StudyModelTable;
+  review_queues: ReviewQueueTable;
+  review_items: ReviewItemTable;
+  review_assignments: ReviewAssignmentTable;
+  review_decisions: ReviewDecisionTable;
+  review_versions: ReviewVersionTable;
 }

@@ -22,8 +22,11 @@ export const ALLOWED: Record<string, readonly string[]> = {
   phi: ['core'],
   corpus: ['core', 'dataset'],
   generate: ['core', 'dataset', 'corpus', 'phi', 'models', 'runner'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi'],
-  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board'],
+  // reader studies and expert review (docs/board.md): people read and rate questions over the store
+  study: ['core', 'dataset', 'extract', 'score', 'store', 'board'],
+  review: ['core', 'dataset', 'score', 'store', 'study'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi', 'study', 'review'],
+  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board', 'study', 'review'],
   // the library entry point exports the core library, never the shells
   'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],
 };

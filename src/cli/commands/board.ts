@@ -6,6 +6,7 @@ import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { ModelCard } from '../../board/model-card.js';
 import { scoreHere, submitPredictions } from '../../board/submit.js';
 import { submissionStatus } from '../../store/submissions.js';
+import { storeBenchmarkImages } from '../../study/benchmark-images.js';
 import { CxrError } from '../../core/errors.js';
 import { audit } from '../../store/audit.js';
 import { createUser } from '../../store/accounts.js';
@@ -15,7 +16,7 @@ import type { SubmissionKind } from '../../store/schema.js';
 import { openJobQueue } from '../../jobs/open-queue.js';
 import { PGBOSS_SCHEMA } from '../../jobs/pgboss-queue.js';
 
-const DATA_DIR_HELP = 'folder of the SQLite database (ignored when DATABASE_URL=postgres://… is set)';
+export const DATA_DIR_HELP = 'folder of the SQLite database (ignored when DATABASE_URL=postgres://… is set)';
 
 /** Opens the board's store (PostgreSQL from DATABASE_URL, else SQLite in the data dir), migrated. */
 export async function openBoardStore(dataDir: string, migrateFirst = false): Promise<Store> {
@@ -30,7 +31,7 @@ export async function openBoardStore(dataDir: string, migrateFirst = false): Pro
   return store;
 }
 
-async function withStore<T>(dataDir: string, work: (store: Store) => Promise<T>): Promise<T> {
+export async function withStore<T>(dataDir: string, work: (store: Store) => Promise<T>): Promise<T> {
   const store = await openBoardStore(dataDir);
   try {
     return await work(store);
@@ -95,11 +96,16 @@ export function registerBoard(program: Command): void {
     .option('--daily-limit <n>', 'submissions per team per day', (v) => Number(v), 3)
     .option('--total-limit <n>', 'submissions per team in all', (v) => Number(v), 100)
     .option('--closed', 'load it closed for submissions')
+    .option('--with-images', 'also store its images in the database, so reader studies can be drawn from it in the browser')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
-    .action(async (opts: { data: string; split: string; slug: string; title?: string; version: string; dailyLimit: number; totalLimit: number; closed?: boolean; dataDir: string }) => {
+    .action(async (opts: { data: string; split: string; slug: string; title?: string; version: string; dailyLimit: number; totalLimit: number; closed?: boolean; withImages?: boolean; dataDir: string }) => {
       await withStore(opts.dataDir, async (store) => {
         const b = await loadBenchmarkFromDataset(store, 'cli', opts.data, opts.split, { slug: opts.slug, title: opts.title ?? opts.slug, version: opts.version, dailyLimit: opts.dailyLimit, totalLimit: opts.totalLimit, open: opts.closed !== true });
         process.stdout.write(`loaded ${b.slug}: ${b.item_count} hidden questions, sha256 ${b.content_sha256}\n`);
+        if (opts.withImages) {
+          const images = await storeBenchmarkImages(store, b, opts.data, opts.split);
+          process.stdout.write(`stored ${images.stored} image(s)${images.missing.length ? `; ${images.missing.length} not found (first: ${images.missing.slice(0, 3).join(', ')})` : ''}\n`);
+        }
       });
     });
 

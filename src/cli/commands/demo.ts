@@ -5,6 +5,7 @@ import { readQuestions } from '../../dataset/read-dataset.js';
 import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { scoreHere, submitPredictions } from '../../board/submit.js';
 import { openBoardStore } from './board.js';
+import { seedDemoStudy } from './demo-board-people.js';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
@@ -48,7 +49,10 @@ async function seedBoard(dir: string, data: string, split: string, runDirs: stri
       const result = await submitPredictions(store, scoreHere(store), benchmark, { fileName: file, content: readFileSync(file, 'utf8'), model: { name, openWeights: false, notes: 'a baseline of cxrbench, not a model: it answers without seeing the image (text-only) or from the study report (report-oracle)' }, teamId: null, userId: null, kind: 'baseline' });
       if (!result.ok) throw new Error(`seeding ${name}: ${'problems' in result ? result.problems.map((p) => p.message).join('; ') : result.message}`);
     }
+    const people = await seedDemoStudy(store, benchmark, data, split, 'http://127.0.0.1:8080');
     process.stdout.write(`\nBoard seeded in ${dir}: ${benchmark.item_count} hidden questions, ${runDirs.length} baseline entries.\nServe it: ./run cxrbench serve --data-dir ${dir}   (then open http://127.0.0.1:8080/b/demo)\n`);
+    process.stdout.write(`Reader study "${people.cases} cases" is open; reading links (each is a reader, shown only now):\n${people.links.map((l) => `  ${l}\n`).join('')}`);
+    process.stdout.write(`Host (administrator) account: ${people.host.email}, password ${people.host.password} — sign in, then Studies → results (local demo only; make real accounts with \`cxrbench board user\`).\n`);
   } finally {
     await store.close();
   }

@@ -4,6 +4,7 @@ import { retrySubmission, submitPredictions } from '../../board/submit.js';
 import { benchmarkBySlug, listBenchmarks } from '../../store/benchmarks.js';
 import { entryById, submissionStatus, teamSubmissions } from '../../store/submissions.js';
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
+import { humanRowsSection } from '../study-on-board.js';
 import type { BoardContext } from '../context.js';
 import { readUpload, UploadError } from '../upload.js';
 import { attributes, html, plural, type Html } from '../views/html.js';
@@ -74,7 +75,7 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
     const key = (SORT_KEYS as readonly string[]).includes(String(request.query.sort ?? '')) ? (request.query.sort as SortKey) : 'overall';
     const direction = request.query.dir === 'asc' || request.query.dir === 'desc' ? request.query.dir : defaultDirection(key);
     const body = await ctx.boards.derived(benchmark.id, `page|${key}|${direction}|${JSON.stringify(benchmark)}`, (rows) => leaderboardPage(benchmark, rows, { key, direction }));
-    return page(reply, request, benchmark.title, body);
+    return page(reply, request, benchmark.title, html`${body}${await humanRowsSection(ctx, benchmark)}`);
   });
 
   app.get<{ Params: { slug: string } }>('/b/:slug/categories', async (request, reply) => {

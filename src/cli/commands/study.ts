@@ -1,0 +1,123 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { CxrError } from '../../core/errors.js';
+import { formatOfFileName, parsePredictions } from '../../core/prediction-file.js';
+import { addStudyModel } from '../../store/study-answers.js';
+import { inviteAccount, inviteByLink } from '../../store/study-readers.js';
+import { listStudies, setStudyState, studyById, studyItems, type Study } from '../../store/studies.js';
+import type { Store } from '../../store/connect.js';
+import { createStudyFromSet } from '../../study/create-study.js';
+import { lettersOn } from '../../study/model-answers.js';
+import { answerFileLines, answerKeyLines, exportName, studyReport } from '../../study/study-report.js';
+import { wholeNumber } from '../option-parsers.js';
+import { DATA_DIR_HELP, withStore } from './board.js';
+
+async function existingStudy(store: Store, id: string): Promise<Study> {
+  const study = await studyById(store, id);
+  if (!study) throw new CxrError('not-found', `no study ${id} (cxrbench study list)`);
+  return study;
+}
+
+function writeAtomic(file: string, text: string): void {
+  writeFileSync(`${file}.tmp`, text);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** `cxrbench study …`: create and run reader studies from the shell (the same store the board's pages use). */
+export function registerStudy(program: Command): void {
+  const study = program.command('study').description('reader studies: people read sampled cases in the board; compare them with each other and with models');
+  study.command('create')
+    .description('create a study (draft) from a question set on disk: a seeded sample, images stored with it')
+    .argument('<data>', 'question set: ReXVQA folder, JSONL file or folder (e.g. a split of a generated set)')
+    .requiredOption('--title <text>', 'title readers and results show')
+    .option('--split <name>', 'only this split (default: every split)')
+    .option('--n <count>', 'cases to draw', wholeNumber('--n', 1), 200)
+    .option('--mode <mode>', 'stratified (each task in proportion) | random', 'stratified')
+    .option('--task <name>', 'only questions of this task')
+    .option('--seed <n>', 'seed of the sample (recorded with the study)', wholeNumber('--seed', 0), 0)
+    .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
+    .action(async (data: string, opts: { title: string; split?: string; n: number; mode: string; task?: string; seed: number; dataDir: string }) => {
+      if (opts.mode !== 'stratified' && opts.mode !== 'random') throw new CxrError('bad-option', `--mode ${opts.mode}: expected stratified or random`);
+      await withStore(opts.dataDir, async (store) => {
+        const created = await createStudyFromSet(store, 'cli', { data, ...(opts.split ? { splits: [opts.split] } : {}), title: opts.title, plan: { mode: opts.mode as 'random', n: opts.n, task: opts.task ?? null, seed: opts.seed } });
+        process.stdout.write(`study ${created.study.id}: ${created.cases} case(s) drawn from ${created.pool} (${opts.mode}, seed ${opts.seed}), state draft\n`);
+        if (created.missing.length > 0) {
+          process.stderr.write(`${created.missing.length} case(s) have missing images — readers cannot be invited until they are added (create the study again) or removed on the study's page:\n`);
+          for (const m of created.missing.slice(0, 20)) process.stderr.write(`  ${m.questionId}: ${m.paths.join(', ')}\n`);
+          if (created.missing.length > 20) process.stderr.write(`  … and ${created.missing.length - 20} more\n`);
+          process.exitCode = 1;
+        }
+      });
+    });
+
+  study.command('list').description('the studies of the board').option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
+    .action(async (opts: { dataDir: string }) => withStore(opts.dataDir, async (store) => {
+      for (const s of await listStudies(store)) process.stdout.write(`${s.id}  ${s.state.padEnd(6)}  ${String(s.items).padStart(5)} cases  ${String(s.readers).padStart(3)} readers  ${s.title}\n`);
+    }));
+
+  study.command('invite')
+    .description('invite a reader: prints a reading link (shown once; stored hashed), or adds a board account with --email')
+    .argument('<study-id>')
+    .option('--name <text>', 'how results name the reader (default: Reader k)')
+    .option('--email <address>', 'invite this board account instead of making a link')
+    .option('--url <base>', 'the board\'s public address, to print the whole link', 'http://127.0.0.1:8080')
+    .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
+    .action(async (id: string, opts: { name?: string; email?: string; url: string; dataDir: string }) => withStore(opts.dataDir, async (store) => {
+      const s = await existingStudy(store, id);
+      if ((await studyItems(store, s.id)).some((i) => i.missing_images > 0)) throw new CxrError('conflict', 'some cases have missing images: settle that before inviting readers (see the study\'s page)');
+      if (opts.email) {
+        const reader = await inviteAccount(store, 'cli', s.id, opts.email, opts.name ?? '');
+        process.stdout.write(`${reader.name}: ${opts.email} reads at ${opts.url.replace(/\/$/, '')}/read/${s.id} when signed in\n`);
+        return;
+      }
+      const { reader, token } = await inviteByLink(store, 'cli', s.id, opts.name ?? '');
+      process.stdout.write(`${reader.name}: ${opts.url.replace(/\/$/, '')}/r/${token}\n`);
+    }));
+
+  for (const [action, state] of [['open', 'open'], ['close', 'closed']] as const) {
+    study.command(action).description(action === 'open' ? 'open a draft for reading' : 'close a study: answers freeze, readers see the reference').argument('<study-id>').option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
+      .action(async (id: string, opts: { dataDir: string }) => withStore(opts.dataDir, async (store) => {
+        await setStudyState(store, 'cli', (await existingStudy(store, id)).id, state);
+        process.stdout.write(`study ${id} is ${state}\n`);
+      }));
+  }
+
+  study.command('add-model')
+    .description("add a model's answers on the study's cases (a run's rexrank-predictions.json, or any predictions file), read with the board's extractor")
+    .argument('<study-id>')
+    .requiredOption('--name <text>', 'the model\'s name in results')
+    .requiredOption('--pred <file>', 'predictions: ReXrank JSON, JSONL {id, prediction} or CSV')
+    .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
+    .action(async (id: string, opts: { name: string; pred: string; dataDir: string }) => withStore(opts.dataDir, async (store) => {
+      const s = await existingStudy(store, id);
+      let content: string;
+      try {
+        content = readFileSync(opts.pred, 'utf8');
+      } catch (error) {
+        throw new CxrError('unreadable-file', `--pred ${opts.pred}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+      const parsed = parsePredictions(content, formatOfFileName(opts.pred));
+      const fileProblem = parsed.problems.find((p) => p.where === 'file');
+      if (fileProblem) throw new CxrError('unreadable-file', `${opts.pred}: ${fileProblem.message}`);
+      const items = await studyItems(store, s.id);
+      const letters = lettersOn(items, parsed.predictions);
+      const covered = items.filter((i) => parsed.predictions.has(i.question_id)).length;
+      if (covered === 0) throw new CxrError('bad-option', `${opts.pred}: none of the study's ${items.length} question ids is in the file (first id of the study: ${items[0]?.question_id})`);
+      await addStudyModel(store, 'cli', s.id, opts.name, Object.fromEntries(letters));
+      process.stdout.write(`${opts.name}: ${covered} of ${items.length} case(s) covered, ${[...letters.values()].filter((l) => l !== null).length} with a readable answer\n`);
+    }));
+
+  study.command('export')
+    .description('write every rater\'s answers as {id, answer} files and the key {id, answer, task}, for `cxrbench agreement`')
+    .argument('<study-id>')
+    .requiredOption('--out <dir>', 'folder for the files')
+    .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
+    .action(async (id: string, opts: { out: string; dataDir: string }) => withStore(opts.dataDir, async (store) => {
+      const report = await studyReport(store, await existingStudy(store, id));
+      mkdirSync(opts.out, { recursive: true });
+      writeAtomic(join(opts.out, 'key.jsonl'), answerKeyLines(report.items));
+      for (const rater of report.raters) writeAtomic(join(opts.out, exportName(rater)), answerFileLines(report.items, rater));
+      process.stdout.write(`${report.raters.length + 1} file(s) in ${opts.out}: key.jsonl, ${report.raters.map(exportName).join(', ')}\nCompare: cxrbench agreement ${join(opts.out, '*-*.jsonl')} --gold ${join(opts.out, 'key.jsonl')}\n`);
+    }));
+}

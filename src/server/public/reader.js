@@ -1,0 +1,78 @@
+// The reader's case page: autosave, time on the case, and keyboard answering. The page works without it
+// (plain form posts); with it, nothing is lost when a tab closes mid-case.
+(function () {
+  'use strict';
+  var form = document.getElementById('answer-form');
+  if (!form) return;
+  var locked = form.getAttribute('data-locked') === 'true';
+  var saveUrl = form.getAttribute('data-save');
+  var csrf = form.getAttribute('data-csrf');
+  var position = Number(form.getAttribute('data-position'));
+  var status = document.getElementById('save-status');
+  var visitId = (window.crypto && crypto.randomUUID) ? crypto.randomUUID() : String(Date.now()) + '-' + String(Math.random()).slice(2, 10);
+  form.elements.namedItem('visit').value = visitId;
+
+  // Time on the case counts only while the page is visible.
+  var shownMs = 0;
+  var since = document.visibilityState === 'visible' ? performance.now() : null;
+  function elapsed() { return Math.round(shownMs + (since === null ? 0 : performance.now() - since)); }
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState === 'visible') since = performance.now();
+    else { if (since !== null) shownMs += performance.now() - since; since = null; save(true); }
+  });
+
+  function chosen(name) {
+    var input = form.querySelector('input[name="' + name + '"]:checked');
+    return input ? input.value : null;
+  }
+  var lastSent = -1;
+  var pending = null;
+  function save(beacon) {
+    if (locked) return;
+    var answer = chosen('answer');
+    var confidence = chosen('confidence');
+    var body = JSON.stringify({ position: position, answer: answer, confidence: confidence === null ? null : Number(confidence), visitId: visitId, elapsedMs: elapsed(), clientAt: new Date().toISOString() });
+    lastSent = elapsed();
+    var request = fetch(saveUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: body, keepalive: !!beacon, credentials: 'same-origin' });
+    pending = request.then(function (response) {
+      return response.json().then(function (reply) {
+        if (!response.ok) throw new Error(reply.message || ('HTTP ' + response.status));
+        if (answer !== null) status.textContent = 'Saved at ' + new Date(reply.at).toLocaleTimeString();
+      });
+    }).catch(function (error) {
+      status.textContent = 'Not saved: ' + error.message + '. Your choice is still on the page; it is sent again when you move on.';
+    });
+    return pending;
+  }
+
+  form.addEventListener('change', function () { save(false); });
+  // The time on the case is kept every few seconds while it is open.
+  setInterval(function () { if (document.visibilityState === 'visible' && elapsed() - lastSent >= 5000) save(false); }, 1000);
+  form.addEventListener('submit', function () { form.elements.namedItem('elapsed').value = String(elapsed()); });
+
+  function choose(name, value) {
+    var input = form.querySelector('input[name="' + name + '"][value="' + value + '"]');
+    if (!input || input.disabled) return false;
+    input.checked = true;
+    input.focus();
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+    return true;
+  }
+  function click(id) {
+    var button = document.getElementById(id);
+    if (button) button.click();
+    return !!button;
+  }
+  var LETTER_KEYS = { a: 'A', b: 'B', c: 'C', d: 'D', 1: 'A', 2: 'B', 3: 'C', 4: 'D' };
+  document.addEventListener('keydown', function (event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    var target = event.target;
+    if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || (target.tagName === 'INPUT' && target.type !== 'radio'))) return;
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    var handled = false;
+    if (LETTER_KEYS[key]) handled = choose('answer', LETTER_KEYS[key]);
+    else if (key === 'n' || key === 'ArrowRight') handled = click('next');
+    else if (key === 'p' || key === 'ArrowLeft') handled = click('prev');
+    if (handled) event.preventDefault();
+  });
+})();

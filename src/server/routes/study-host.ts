@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CxrError } from '../../core/errors.js';
+import { accuracyBarSpec, kappaHeatmapSpec, renderSvg } from '../../report/charts.js';
+import { benchmarkBySlug, listBenchmarks } from '../../store/benchmarks.js';
+import { inviteAccount, inviteByLink, revokeReader } from '../../store/study-readers.js';
+import { dropCasesWithoutImages, listStudies, setStudySettings, setStudyState, studyById, type Study } from '../../store/studies.js';
+import { createStudyFromBenchmark } from '../../study/create-study.js';
+import { answerFileLines, answerKeyLines, exportName, studyReport } from '../../study/study-report.js';
+import { csrfOk, requireCaller, viewerOf } from '../auth.js';
+import type { BoardContext } from '../context.js';
+import { html, type Html } from '../views/html.js';
+import { layout } from '../views/layout.js';
+import { resultsPage, studiesPage, studyPage } from '../views/study-host-views.js';
+import { TASK_SHORT } from '../views/pages.js';
+
+type Form = Record<string, string | undefined>;
+
+function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200): FastifyReply {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body));
+}
+
+const problem = (message: string) => html`<p class="problems" role="alert">${message}</p>`;
+
+/** The host's pages: create studies, invite and revoke readers, open and close, results and exports. Admins only. */
+export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void {
+  const admin = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (!requireCaller(request, reply, false)) return false;
+    if (request.caller!.user.is_admin !== 1 || request.caller!.via !== 'session') {
+      void page(reply, request, 'Forbidden', html`<h1>Study hosts only</h1><p>Reader studies are run by the board's administrators.</p>`, 403);
+      return false;
+    }
+    return true;
+  };
+  /** The study of /studies/:id for an admin (with a CSRF-checked form on POST), or null after answering. */
+  const hostStudy = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, post: boolean): Promise<Study | null> => {
+    if (!admin(request, reply)) return null;
+    if (post && !csrfOk(request, (request.body as Form | undefined)?._csrf)) {
+      void page(reply, request, 'Forbidden', problem('The form expired (CSRF check failed); go back and send it again.'), 403);
+      return null;
+    }
+    const study = await studyById(ctx.store, request.params.id);
+    if (!study) void page(reply, request, 'Not found', html`<h1>No such study</h1>`, 404);
+    return study;
+  };
+  const showStudy = async (request: FastifyRequest, reply: FastifyReply, study: Study, fresh: { name: string; link: string } | null = null, message: Html | null = null, status = 200) =>
+    page(reply, request, study.title, studyPage(study, await studyReport(ctx.store, study), viewerOf(request)!.csrf, fresh, message), status);
+
+  app.get('/studies', async (request, reply) => {
+    if (!admin(request, reply)) return reply;
+    return page(reply, request, 'Reader studies', studiesPage(await listStudies(ctx.store), await listBenchmarks(ctx.store), viewerOf(request)!.csrf));
+  });
+
+  app.post<{ Body: Form }>('/studies', async (request, reply) => {
+    if (!admin(request, reply)) return reply;
+    const form = request.body ?? {};
+    const again = async (message: string, status = 400) => page(reply, request, 'Reader studies', studiesPage(await listStudies(ctx.store), await listBenchmarks(ctx.store), viewerOf(request)!.csrf, problem(message), form as Record<string, string>), status);
+    if (!csrfOk(request, form._csrf)) return again('The form expired (CSRF check failed); send it again.', 403);
+    const benchmark = await benchmarkBySlug(ctx.store, form.benchmark ?? '');
+    if (!benchmark) return again('Choose a benchmark of this board.');
+    const n = Number(form.n);
+    const seed = form.seed?.trim() ? Number(form.seed) : 0;
+    if (!Number.isInteger(n) || n < 1 || n > 100_000) return again('Cases: a whole number from 1 to 100000.');
+    if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) return again('Seed: a whole number from 0 to 2147483647.');
+    const task = form.task?.trim() || null;
+    if (task !== null && !(task in TASK_SHORT)) return again('Task: choose one from the list.');
+    try {
+      const created = await createStudyFromBenchmark(ctx.store, request.caller!.user.email, benchmark, { title: form.title ?? '', plan: { mode: form.mode === 'random' ? 'random' : 'stratified', n, task, seed } });
+      return reply.redirect(`/studies/${created.study.id}`, 303);
+    } catch (error) {
+      if (error instanceof CxrError) return again(error.message);
+      throw error;
+    }
+  });
+
+  app.get<{ Params: { id: string } }>('/studies/:id', async (request, reply) => {
+    const study = await hostStudy(request, reply, false);
+    return study ? showStudy(request, reply, study) : reply;
+  });
+
+  app.post<{ Params: { id: string }; Body: Form }>('/studies/:id/invite', async (request, reply) => {
+    const study = await hostStudy(request, reply, true);
+    if (!study) return reply;
+    const form = request.body ?? {};
+    try {
+      if (study.state === 'closed') throw new CxrError('conflict', 'the study is closed');
+      const report = await studyReport(ctx.store, study);
+      if (report.items.some((i) => i.missing_images > 0)) throw new CxrError('conflict', 'some cases have missing images: settle that before inviting readers');
+      if (form.email?.trim()) {
+        await inviteAccount(ctx.store, request.caller!.user.email, study.id, form.email, form.name ?? '');
+        return reply.redirect(`/studies/${study.id}`, 303);
+      }
+      const { reader, token } = await inviteByLink(ctx.store, request.caller!.user.email, study.id, form.name ?? '');
+      const origin = `${request.protocol}://${request.host}`;
+      return showStudy(request, reply, study, { name: reader.name, link: `${origin}/r/${token}` });
+    } catch (error) {
+      if (error instanceof CxrError) return showStudy(request, reply, study, null, problem(error.message), 400);
+      throw error;
+    }
+  });
+
+  app.post<{ Params: { id: string; rid: string }; Body: Form }>('/studies/:id/readers/:rid/revoke', async (request, reply) => {
+    const study = await hostStudy(request, reply, true);
+    if (!study) return reply;
+    await revokeReader(ctx.store, request.caller!.user.email, study.id, request.params.rid);
+    return reply.redirect(`/studies/${study.id}`, 303);
+  });
+
+  const action = (path: string, run: (study: Study, form: Form, actor: string) => Promise<void>) =>
+    app.post<{ Params: { id: string }; Body: Form }>(path, async (request, reply) => {
+      const study = await hostStudy(request, reply, true);
+      if (!study) return reply;
+      try {
+        await run(study, request.body ?? {}, request.caller!.user.email);
+      } catch (error) {
+        if (error instanceof CxrError) return showStudy(request, reply, study, null, problem(error.message), 409);
+        throw error;
+      }
+      return reply.redirect(`/studies/${study.id}`, 303);
+    });
+  action('/studies/:id/state', async (study, form, actor) => {
+    if (form.action !== 'open' && form.action !== 'close') throw new CxrError('bad-option', 'unknown action');
+    await setStudyState(ctx.store, actor, study.id, form.action === 'open' ? 'open' : 'closed');
+  });
+  action('/studies/:id/drop-missing', async (study, _form, actor) => void (await dropCasesWithoutImages(ctx.store, actor, study.id)));
+  action('/studies/:id/settings', async (study, form, actor) => {
+    const text = form.expires?.trim() ?? '';
+    const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}))?$/.exec(text);
+    if (text && !match) throw new CxrError('bad-option', `links expire: "${text.slice(0, 30)}" is not a time written YYYY-MM-DD HH:MM`);
+    const at = match ? new Date(`${match[1]}T${match[2] ?? '23:59'}:00Z`) : null;
+    if (at && Number.isNaN(at.getTime())) throw new CxrError('bad-option', `links expire: "${text}" is not a real date`);
+    await setStudySettings(ctx.store, actor, study.id, { allowEdits: form.allowEdits === 'on', invitesExpireAt: at ? at.toISOString() : null });
+  });
+
+  app.get<{ Params: { id: string } }>('/studies/:id/results', async (request, reply) => {
+    const study = await hostStudy(request, reply, false);
+    if (!study) return reply;
+    return page(reply, request, `${study.title}: results`, resultsPage(study, await studyReport(ctx.store, study)));
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { task?: string } }>('/studies/:id/results/kappa.svg', async (request, reply) => {
+    const study = await hostStudy(request, reply, false);
+    if (!study) return reply;
+    const report = await studyReport(ctx.store, study);
+    const table = request.query.task ? report.results.agreementByTask[request.query.task] : report.results.agreement;
+    if (!table) return reply.code(404).send({ error: 'not-found', message: 'no such task in this study' });
+    return reply.type('image/svg+xml').header('cache-control', 'no-store').send(await renderSvg(kappaHeatmapSpec(report.raters.map((r) => r.name), table.cohen)));
+  });
+
+  app.get<{ Params: { id: string } }>('/studies/:id/results/accuracy.svg', async (request, reply) => {
+    const study = await hostStudy(request, reply, false);
+    if (!study) return reply;
+    const { results } = await studyReport(ctx.store, study);
+    const rows = results.raters.flatMap((r) => results.tasks.map((t) => ({ run: r.kind === 'reader' ? `${r.name} (human)` : r.name, group: t, accuracy: r.byTask[t]!.value, lo: r.byTask[t]!.lo, hi: r.byTask[t]!.hi })));
+    return reply.type('image/svg+xml').header('cache-control', 'no-store').send(await renderSvg(accuracyBarSpec(rows, results.tasks)));
+  });
+
+  app.get<{ Params: { id: string; file: string } }>('/studies/:id/export/:file', async (request, reply) => {
+    const study = await hostStudy(request, reply, false);
+    if (!study) return reply;
+    const report = await studyReport(ctx.store, study);
+    const name = request.params.file;
+    const body = name === 'key.jsonl' ? answerKeyLines(report.items) : (() => {
+      const rater = report.raters.find((r) => exportName(r) === name);
+      return rater ? answerFileLines(report.items, rater) : null;
+    })();
+    if (body === null) return reply.code(404).send({ error: 'not-found', message: `no export ${name.slice(0, 80)}` });
+    return reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).header('cache-control', 'no-store').send(body);
+  });
+}

@@ -1,0 +1,85 @@
+import { LETTERS } from '../../core/question.js';
+import type { StudyAnswer } from '../../store/study-answers.js';
+import type { StoredView, Study, StudyItem } from '../../store/studies.js';
+import { attributes, html, type Html } from './html.js';
+
+/** What a case page needs: never the gold or the explanation while the study is open. */
+export interface ReaderCase {
+  study: Pick<Study, 'id' | 'title' | 'state' | 'allow_edits'>;
+  /** 1-based place in this reader's order, and how many cases there are. */
+  k: number;
+  total: number;
+  answered: number;
+  item: Pick<StudyItem, 'position' | 'question' | 'options_json'>;
+  views: StoredView[];
+  answer: StudyAnswer | undefined;
+  csrf: string;
+  locked: string | null;
+  error: string | null;
+}
+
+/** The views of a case in the image viewer (one per image, side by side). */
+export function viewerFigures(imageBase: string, views: readonly StoredView[]): Html {
+  return html`<section class="views" aria-label="Images">${views.map((v, i) => (v.sha256
+    ? html`<figure class="cxr-view"${attributes({ 'data-src': `${imageBase}/${v.sha256}`, 'data-label': v.view ?? `Image ${i + 1}` })}><figcaption>${v.view ?? `Image ${i + 1}`}</figcaption></figure>`
+    : html`<figure class="cxr-missing"><figcaption>${v.view ?? `Image ${i + 1}`}: the image file is missing</figcaption></figure>`))}</section>`;
+}
+
+export function progressBar(answered: number, total: number): Html {
+  return html`<p class="progress"><label>Answered ${answered} of ${total} <progress${attributes({ max: total, value: answered })}>${answered} of ${total}</progress></label></p>`;
+}
+
+const KEYS_HELP = html`<p class="help keys" id="keys-help">Keys: <kbd>A</kbd>–<kbd>D</kbd> or <kbd>1</kbd>–<kbd>4</kbd> answer · <kbd>N</kbd> or <kbd>→</kbd> next · <kbd>P</kbd> or <kbd>←</kbd> previous · in the viewer <kbd>I</kbd> invert, <kbd>R</kbd> reset, <kbd>F</kbd> fit, <kbd>+</kbd>/<kbd>−</kbd> zoom; drag to set window/level.</p>`;
+
+/** A case of a reader study: images, the question, four options, optional confidence, previous/next. */
+export function casePage(c: ReaderCase): Html {
+  const options = JSON.parse(c.item.options_json) as string[];
+  const base = `/read/${c.study.id}`;
+  const disabled = c.locked !== null;
+  return html`<h1 class="case-title">Case ${c.k} of ${c.total} <span class="meta">${c.study.title}</span></h1>${progressBar(c.answered, c.total)}
+${c.locked ? html`<p class="notice" role="status">${c.locked}</p>` : ''}${c.error ? html`<p class="problems" role="alert" id="answer-error">${c.error}</p>` : ''}
+<div class="case">${viewerFigures(`${base}/img`, c.views)}
+<form method="post" action="${base}/case/${c.k}" id="answer-form" class="answer"${attributes({ 'data-save': `${base}/api/save`, 'data-csrf': c.csrf, 'data-position': c.item.position, 'data-locked': disabled ? 'true' : undefined })}>
+<input type="hidden" name="_csrf" value="${c.csrf}"><input type="hidden" name="visit" value=""><input type="hidden" name="elapsed" value="0">
+<fieldset class="options"${attributes({ 'aria-describedby': c.error ? 'answer-error' : undefined })}><legend class="question">${c.item.question}</legend>
+${options.map((text, i) => html`<label class="option"><input${attributes({ type: 'radio', name: 'answer', value: LETTERS[i]!, required: true, checked: c.answer?.answer === LETTERS[i], disabled })}> <span class="letter">${LETTERS[i]!}.</span> ${text}</label>`)}
+</fieldset>
+<fieldset class="confidence"><legend>Confidence (optional): 1 a guess, 5 certain</legend>
+${[1, 2, 3, 4, 5].map((n) => html`<label><input${attributes({ type: 'radio', name: 'confidence', value: n, checked: c.answer?.confidence === n, disabled })}> ${n}</label>`)}
+</fieldset>
+<div class="nav-buttons"><button type="submit" name="go" value="next" id="next">${c.k === c.total ? 'Finish' : 'Next'}</button>${c.k > 1 ? html`<button type="submit" name="go" value="prev" id="prev" formnovalidate>Previous</button>` : ''}</div>
+<p id="save-status" class="help" role="status" aria-live="polite"></p></form></div>${KEYS_HELP}
+<link rel="stylesheet" href="/static/viewer.css"><script type="module" src="/static/viewer.js"></script><script src="/static/reader.js" defer></script>`;
+}
+
+/** The start page of a study for a reader: where they are, and how to go on. */
+export function readerHome(study: Pick<Study, 'id' | 'title' | 'state' | 'allow_edits'>, answered: number, total: number, nextK: number | null, submittedAt: string | null): Html {
+  const base = `/read/${study.id}`;
+  return html`<h1>${study.title}</h1>${progressBar(answered, total)}
+<p>You will read ${total} cases, each a chest X-ray with one question and four options. Choose one answer per case (you cannot go on without one) and, if you like, how confident you are. Answers are saved as you choose them: you can close the browser and come back to this page, on this or another device, and go on where you left off. The correct answers are shown only after the study's host closes the study.</p>
+${study.state === 'closed' ? html`<p><a href="${base}/results" id="my-results">The study is closed: see your answers against the reference</a></p>`
+    : submittedAt ? html`<p class="notice" role="status">You submitted your answers on ${submittedAt.slice(0, 16).replace('T', ' ')} UTC. Thank you.${study.allow_edits ? ' The host allows changes until the study closes.' : ''}</p><p><a href="${base}/finish">Your answers</a></p>`
+    : html`<p><a class="button" id="continue" href="${nextK === null ? `${base}/finish` : `${base}/case/${nextK}`}">${answered === 0 ? 'Start reading' : nextK === null ? 'Review and submit' : `Continue with case ${nextK}`}</a></p>`}
+${KEYS_HELP}`;
+}
+
+/** Every case with the reader's answer, and the submit button (which locks the answers). */
+export function finishPage(study: Pick<Study, 'id' | 'title'>, rows: { k: number; question: string; answer: string | null; confidence: number | null }[], csrf: string, submittedAt: string | null, locked: string | null, message: string | null): Html {
+  const base = `/read/${study.id}`;
+  const missing = rows.filter((r) => r.answer === null).length;
+  return html`<h1>Your answers</h1>${message ? html`<p class="problems" role="alert">${message}</p>` : ''}
+<table class="board" id="my-answers"><thead><tr><th>Case</th><th>Question</th><th>Answer</th><th>Confidence</th></tr></thead><tbody>
+${rows.map((r) => html`<tr><td><a href="${base}/case/${r.k}">${r.k}</a></td><td>${r.question}</td><td>${r.answer ?? '—'}</td><td>${r.confidence ?? '—'}</td></tr>`)}</tbody></table>
+${submittedAt ? html`<p class="notice" role="status">Submitted on ${submittedAt.slice(0, 16).replace('T', ' ')} UTC.</p>`
+    : locked ? html`<p class="notice">${locked}</p>`
+    : html`<form method="post" action="${base}/submit" id="submit-answers"><input type="hidden" name="_csrf" value="${csrf}">
+<p>${missing > 0 ? `${missing} case(s) still need an answer.` : 'Every case has an answer. Submitting locks your answers.'}</p><button${attributes({ id: 'submit-my-answers', disabled: missing > 0 })}>Submit my answers</button></form>`}`;
+}
+
+/** After the study closes: the reader's answers beside the reference answer and its explanation. */
+export function readerResultsPage(study: Pick<Study, 'title'>, rows: { k: number; item: StudyItem; answer: string | null }[]): Html {
+  const correct = rows.filter((r) => r.answer === r.item.gold).length;
+  return html`<h1>${study.title}: your answers</h1><p id="my-score">You answered ${correct} of ${rows.length} correctly.</p>
+<table class="board"><thead><tr><th>Case</th><th>Question</th><th>Yours</th><th>Reference</th><th>Explanation</th></tr></thead><tbody>
+${rows.map((r) => html`<tr><td>${r.k}</td><td>${r.item.question}</td><td>${r.answer ?? '—'}</td><td>${r.item.gold}</td><td>${r.item.explanation ?? ''}</td></tr>`)}</tbody></table>`;
+}

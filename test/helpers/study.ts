@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { DEMO_DATASET } from '../../src/cli/commands/demo-dataset.js';
+import type { Store } from '../../src/store/connect.js';
+import { inviteByLink } from '../../src/store/study-readers.js';
+import { setStudyState } from '../../src/store/studies.js';
+import { createStudyFromSet, type CreatedStudy } from '../../src/study/create-study.js';
+import { signUp } from './board.js';
+
+/** Signs up through the real form and makes the account an administrator (a study host). */
+export async function hostSession(app: FastifyInstance, store: Store, email = 'host@board.org'): Promise<{ cookie: string; csrf: string }> {
+  const session = await signUp(app, email, `team-${email}`);
+  await store.db.updateTable('users').set({ is_admin: 1 }).where('email', '=', email).execute();
+  return session;
+}
+
+/** A study of `n` demo test cases (stratified, seed 7), opened, with `readers` invited by link. */
+export async function openDemoStudy(store: Store, n: number, readers: number): Promise<{ created: CreatedStudy; tokens: string[] }> {
+  const created = await createStudyFromSet(store, 'test', { data: DEMO_DATASET, splits: ['test'], title: 'Demo reader study', plan: { mode: 'stratified', n, task: null, seed: 7 } });
+  await setStudyState(store, 'test', created.study.id, 'open');
+  const tokens: string[] = [];
+  for (let k = 0; k < readers; k++) tokens.push((await inviteByLink(store, 'test', created.study.id, '')).token);
+  return { created, tokens };
+}
+
+/** Opens an invite link as a browser would: the reader cookie it leaves, for the study's pages. */
+export async function readerCookie(app: FastifyInstance, token: string): Promise<string> {
+  const res = await app.inject({ url: `/r/${token}` });
+  if (res.statusCode !== 303) throw new Error(`invite link refused ${res.statusCode}: ${res.body.slice(0, 300)}`);
+  return String(res.headers['set-cookie']).split(';')[0]!;
+}
+
+/** The reader's CSRF token, read off a case page. */
+export async function readerCsrf(app: FastifyInstance, studyId: string, cookie: string): Promise<string> {
+  const page = await app.inject({ url: `/read/${studyId}/case/1`, headers: { cookie } });
+  const match = /data-csrf="([^"]+)"/.exec(page.body);
+  if (!match) throw new Error(`no case page (${page.statusCode}): ${page.body.slice(0, 300)}`);
+  return match[1]!;
+}

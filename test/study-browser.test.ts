@@ -1,0 +1,157 @@
+/// <reference lib="dom" />
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { benchmarkBySlug } from '../src/store/benchmarks.js';
+import { addStudyModel, readerAnswers } from '../src/store/study-answers.js';
+import { studyReaders } from '../src/store/study-readers.js';
+import { listStudies, studyItems, type StudyItem } from '../src/store/studies.js';
+import { storeBenchmarkImages } from '../src/study/benchmark-images.js';
+import { keepScreenshot, launchChromium, seriousViolations, signUpInBrowser } from './helpers/browser.js';
+import { DIALECTS, demoBoard, lazyCluster } from './helpers/board.js';
+
+const cluster = lazyCluster();
+after(() => cluster.stop());
+
+/** Presses Tab until the element with `id` has focus (keyboard only, as a person without a mouse would). */
+async function tabTo(page: Page, id: string, limit = 80): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    if (await page.evaluate((want) => document.activeElement?.id === want, id)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`#${id} never took the focus`);
+}
+
+/** Answers the open case with the keyboard: a letter key (or digit), then N. Returns the letter. */
+async function answerByKeyboard(page: Page, items: StudyItem[], pick: (item: StudyItem) => string, useDigit: boolean): Promise<string> {
+  const position = Number(await page.getAttribute('#answer-form', 'data-position'));
+  const item = items.find((i) => i.position === position)!;
+  const letter = pick(item);
+  await page.keyboard.press(useDigit ? String('ABCD'.indexOf(letter) + 1) : letter.toLowerCase());
+  assert.equal(await page.locator('input[name=answer]:checked').getAttribute('value'), letter);
+  await page.waitForFunction(() => /Saved at/.test(document.getElementById('save-status')?.textContent ?? ''));
+  return letter;
+}
+
+for (const dialect of DIALECTS) {
+  test(`reader study in Chromium (${dialect}): host creates and invites; a reader reads 20 cases by keyboard, closes the browser mid-way and resumes; host closes and sees accuracy and the kappa heatmap`, { timeout: 240_000 }, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    await storeBenchmarkImages(board.store, (await benchmarkBySlug(board.store, 'demo'))!, DEMO_DATASET, 'test');
+    await board.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(board.app.server.address() as AddressInfo).port}`;
+    const hostBrowser = await launchChromium();
+    let browser: Browser | null = await launchChromium();
+    const errors: string[] = [];
+    const watch = (page: Page) => {
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+    };
+    try {
+      // The host: an administrator creates the study from the benchmark in the browser.
+      const hostPage = await hostBrowser.newPage();
+      watch(hostPage);
+      await signUpInBrowser(hostPage, base, { email: 'host@hospital.org', name: 'Host', team: 'Host team' });
+      await board.store.db.updateTable('users').set({ is_admin: 1 }).where('email', '=', 'host@hospital.org').execute();
+      await hostPage.goto(`${base}/studies`);
+      await hostPage.fill('#new-study input[name=title]', 'Residents vs models');
+      await hostPage.fill('#new-study input[name=n]', '20');
+      await hostPage.fill('#new-study input[name=seed]', '11');
+      await Promise.all([hostPage.waitForURL(/\/studies\/[0-9a-f-]+$/), hostPage.click('#new-study button')]);
+      const studyId = hostPage.url().split('/').pop()!;
+      assert.equal(await hostPage.textContent('#study-state'), 'draft');
+      assert.equal(await hostPage.locator('#missing-images').count(), 0, 'every image was stored with the benchmark');
+      await Promise.all([hostPage.waitForLoadState('load'), hostPage.click('button:has-text("Open the study for reading")')]);
+      assert.equal(await hostPage.textContent('#study-state'), 'open');
+      await hostPage.fill('#invite-form input[name=name]', 'Resident A');
+      await Promise.all([hostPage.waitForLoadState('load'), hostPage.click('#invite-form button')]);
+      const link = (await hostPage.textContent('#new-link'))!;
+      assert.match(link, new RegExp(`^${base}/r/cxr_read_`));
+      const items = await studyItems(board.store, studyId);
+      assert.equal(items.length, 20);
+      const sampling = JSON.parse((await listStudies(board.store))[0]!.sampling_json);
+      assert.deepEqual([sampling.mode, sampling.n, sampling.seed], ['stratified', 20, 11], 'the sample and its seed are recorded');
+
+      // The reader, first sitting: 12 cases, by keyboard only, then the browser closes.
+      let context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      let page = await context.newPage();
+      watch(page);
+      await page.goto(link);
+      assert.equal(new URL(page.url()).pathname, `/read/${studyId}`, 'the token leaves the address bar');
+      await tabTo(page, 'continue');
+      await Promise.all([page.waitForURL(/\/case\/1$/), page.keyboard.press('Enter')]);
+      await page.waitForSelector('figure.cxr-view[data-ready="true"]', { timeout: 30_000 });
+      assert.deepEqual(await seriousViolations(page), [], 'axe-core on the case page');
+      await keepScreenshot(page, `study-case-${dialect}`);
+      // Next without an answer goes nowhere.
+      await page.keyboard.press('n');
+      await page.waitForTimeout(300);
+      assert.match(page.url(), /\/case\/1$/);
+      const typed = new Map<number, string>();
+      const pick = (item: StudyItem) => (item.position % 3 === 0 ? 'ABCD'[('ABCD'.indexOf(item.gold) + 1) % 4]! : item.gold);
+      for (let k = 1; k <= 12; k++) {
+        const letter = await answerByKeyboard(page, items, pick, k % 2 === 0);
+        typed.set(Number(await page.getAttribute('#answer-form', 'data-position')), letter);
+        await Promise.all([page.waitForURL(new RegExp(`/case/${k + 1}$`)), page.keyboard.press(k % 3 === 0 ? 'ArrowRight' : 'n')]);
+      }
+      // Previous, by keyboard, shows the saved answer.
+      await Promise.all([page.waitForURL(/\/case\/12$/), page.keyboard.press('p')]);
+      assert.equal(await page.locator('input[name=answer]:checked').getAttribute('value'), typed.get(Number(await page.getAttribute('#answer-form', 'data-position'))));
+      await context.close();
+      await browser.close();
+      browser = null;
+
+      // Second sitting, another browser (another device): the same link resumes at the first unanswered case.
+      browser = await launchChromium();
+      context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      page = await context.newPage();
+      watch(page);
+      await page.goto(link);
+      assert.match((await page.textContent('#continue')) ?? '', /Continue with case 13/);
+      await tabTo(page, 'continue');
+      await Promise.all([page.waitForURL(/\/case\/13$/), page.keyboard.press('Enter')]);
+      for (let k = 13; k <= 20; k++) {
+        const letter = await answerByKeyboard(page, items, pick, false);
+        typed.set(Number(await page.getAttribute('#answer-form', 'data-position')), letter);
+        await Promise.all([page.waitForURL(k === 20 ? /\/finish$/ : new RegExp(`/case/${k + 1}$`)), page.keyboard.press('n')]);
+      }
+      assert.equal(await page.locator('#my-answers tbody tr').count(), 20);
+      assert.deepEqual(await seriousViolations(page), [], 'axe-core on the finish page');
+      await tabTo(page, 'submit-my-answers');
+      await Promise.all([page.waitForURL(new RegExp(`/read/${studyId}$`)), page.keyboard.press('Enter')]);
+      assert.match((await page.textContent('.notice')) ?? '', /You submitted your answers/);
+      const reader = (await studyReaders(board.store, studyId))[0]!;
+      const stored = await readerAnswers(board.store, reader.id);
+      assert.deepEqual(new Map([...stored].map(([p, a]) => [p, a.answer])), typed, 'every keyboard answer is in the database');
+      assert.ok(reader.submitted_at);
+
+      // A model on the same items (reads the key for all but every 4th case), then the host closes the study.
+      await addStudyModel(board.store, 'test', studyId, 'model-x', Object.fromEntries(items.map((i) => [i.question_id, i.position % 4 === 0 ? 'ABCD'[('ABCD'.indexOf(i.gold) + 2) % 4]! : i.gold])));
+      await hostPage.goto(`${base}/studies/${studyId}`);
+      await Promise.all([hostPage.waitForLoadState('load'), hostPage.click('button:has-text("Close the study")')]);
+      assert.equal(await hostPage.textContent('#study-state'), 'closed');
+      await hostPage.goto(`${base}/studies/${studyId}/results`);
+      const correct = items.filter((i) => typed.get(i.position) === i.gold).length;
+      const row = (await hostPage.locator('#raters tbody tr', { hasText: 'Resident A' }).locator('td').allTextContents());
+      assert.match(row[0]!, /Resident A\s*human/);
+      assert.equal(row[1], '20 / 20');
+      assert.match(row[2]!, new RegExp(`^${((100 * correct) / 20).toFixed(1)}`));
+      const heatmap = hostPage.locator('#kappa-heatmap');
+      await heatmap.scrollIntoViewIfNeeded();
+      assert.ok(await heatmap.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 100), 'the kappa heatmap is drawn');
+      assert.deepEqual(await seriousViolations(hostPage), [], 'axe-core on the results page');
+      await keepScreenshot(hostPage, `study-results-${dialect}`);
+      // The reader now sees the reference.
+      await page.goto(`${base}/read/${studyId}/results`);
+      assert.match((await page.textContent('#my-score')) ?? '', new RegExp(`You answered ${correct} of 20 correctly`));
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser?.close();
+      await hostBrowser.close();
+      await board.close();
+    }
+  });
+}
