@@ -5,6 +5,10 @@ import { openApiDocument } from '../src/server/openapi.js';
 import { crawl } from './helpers/crawl.js';
 import { openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
 import { studyItems } from '../src/store/studies.js';
+import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { createReviewQueue } from '../src/review/create-queue.js';
+import { reviewItems } from '../src/store/reviews.js';
+import { reviewAccounts, signIn } from './helpers/review.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
@@ -113,6 +117,39 @@ test('security: a reader crawling an open study sees no gold, no explanation, no
     const answerCells = [...finish.body.matchAll(/<tr><td><a[^>]*>\d+<\/a><\/td><td>[^<]*<\/td><td>([^<]*)<\/td>/g)].map((m) => m[1]);
     assert.equal(answerCells.length, 20);
     assert.ok(answerCells.every((a) => a === '—'), 'the second reader sees none of the first reader\'s answers');
+  } finally {
+    await board.close();
+  }
+});
+
+test('security: reviewers crawling the review pages see answers and explanations only of the items assigned to them', async () => {
+  const board = await demoBoard('sqlite', cluster.get);
+  try {
+    await reviewAccounts(board.store, ['ana', 'ben']);
+    const { queue } = await createReviewQueue(board.store, 'test', { data: DEMO_DATASET, splits: ['test'], title: 'Crawled queue', reviewersPerItem: 1, reviewers: ['ana@lab.org', 'ben@lab.org'] });
+    const items = await reviewItems(board.store, queue.id);
+    const assigned = await board.store.db.selectFrom('review_assignments').innerJoin('users', 'users.id', 'review_assignments.user_id').select(['position', 'email']).where('queue_id', '=', queue.id).execute();
+    const explanation = (position: number) => String((JSON.parse(items[position]!.record_json) as { correct_answer_explanation: string }).correct_answer_explanation);
+    for (const email of ['ana@lab.org', 'ben@lab.org']) {
+      const session = await signIn(board.app, email);
+      const mine = new Set(assigned.filter((a) => a.email === email).map((a) => a.position));
+      const others = items.filter((i) => !mine.has(i.position));
+      assert.ok(mine.size > 0 && others.length > 0);
+      const start = ['/reviews', `/reviews/${queue.id}`, `/reviews/${queue.id}/report`, ...items.map((i) => `/reviews/${queue.id}/items/${i.position + 1}`), `/reviews/${queue.id}/versions/1/export.json`];
+      const pages = await crawl(board.app, start, () => ({ cookie: session.cookie }), (url) => url.startsWith('/read/'));
+      const seen = pages.map((p) => p.body).join('\n');
+      for (const position of mine) assert.ok(seen.includes(explanation(position).slice(0, 30).replaceAll("'", '&#39;')), `${email} sees the explanation of an item of theirs`);
+      let checked = 0;
+      for (const item of others) {
+        const text = explanation(item.position);
+        // an explanation quoting the report (or the explanation) of one of the reviewer's own items tells nothing
+        if ([...mine].some((p) => explanation(p).includes(text) || (items[p]!.report_text ?? '').includes(text))) continue;
+        checked++;
+        assert.ok(!seen.includes(text) && !seen.includes(text.replaceAll("'", '&#39;')), `${email} sees nothing of item ${item.position + 1}, not theirs`);
+      }
+      assert.ok(checked >= 10, `${email}: ${checked} other items' explanations could be looked for`);
+      assert.ok(pages.filter((p) => p.url.endsWith('/report') || p.url.includes('/versions/')).every((p) => p.status === 404), 'report and exports are for admins');
+    }
   } finally {
     await board.close();
   }

@@ -86,6 +86,12 @@ for (const dialect of DIALECTS) {
       await page.waitForSelector('figure.cxr-view[data-ready="true"]', { timeout: 30_000 });
       assert.deepEqual(await seriousViolations(page), [], 'axe-core on the case page');
       await keepScreenshot(page, `study-case-${dialect}`);
+      // On a phone the views stack above the question and nothing scrolls sideways.
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.waitForTimeout(200);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling at 390 px');
+      await keepScreenshot(page, `study-case-phone-${dialect}`);
+      await page.setViewportSize({ width: 1280, height: 720 });
       // Next without an answer goes nowhere.
       await page.keyboard.press('n');
       await page.waitForTimeout(300);

@@ -60,7 +60,7 @@ test('cxrbench study: create (seeded sample), invite by link, add a model, expor
   assert.match(closeAgain.stderr, /only an open study can be closed/);
 });
 
-test('cxrbench demo --board seeds an open 20-case reader study with reading links and a host account', { timeout: 240_000 }, async () => {
+test('cxrbench demo --board seeds an open 20-case reader study with reading links, a review queue and a host account', { timeout: 240_000 }, async () => {
   const board = tempDir();
   const run = await runCli(['demo', '--out', join(tempDir(), 'runs'), '--board', board]);
   assert.equal(run.code, 0, run.stderr);
@@ -75,6 +75,11 @@ test('cxrbench demo --board seeds an open 20-case reader study with reading link
     const items = await studyItems(store, found.study.id);
     assert.equal(items.length, 20);
     assert.ok(items.every((i) => i.missing_images === 0));
+    const queue = /Review queue of (\d+) generated question\(s\): http:\/\/127\.0\.0\.1:8080\/reviews\/([0-9a-f-]{36})/.exec(run.stdout);
+    assert.ok(queue, run.stdout);
+    assert.ok(Number(queue[1]) > 0);
+    const reviewItems = await store.db.selectFrom('review_items').select('question_id').where('queue_id', '=', queue[2]!).execute();
+    assert.equal(reviewItems.length, Number(queue[1]));
   } finally {
     await store.close();
   }

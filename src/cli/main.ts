@@ -16,6 +16,7 @@ import { registerBoard } from './commands/board.js';
 import { registerStudy } from './commands/study.js';
 import { registerCorpus } from './commands/corpus.js';
 import { registerCheck, registerGenerate } from './commands/generate.js';
+import { registerReview } from './commands/review.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -23,7 +24,10 @@ export function buildProgram(): Command {
     .description('Benchmark AI on chest X-ray interpretation (ReXVQA, ReXrank)')
     .version(TOOL_VERSION)
     .exitOverride()
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // The program's -V/--version only before a subcommand: `board load --version 2` and `review export --version 1`
+    // are the subcommands' own options (without this, commander printed the tool's version and exited 0).
+    .enablePositionalOptions();
   registerDemo(program);
   const data = program.command('data').description('load, validate, describe and convert benchmark datasets');
   registerDataValidate(data);
@@ -41,6 +45,7 @@ export function buildProgram(): Command {
   registerCorpus(program);
   registerGenerate(program);
   registerCheck(program);
+  registerReview(program);
   program.addHelpText('after', '\nServe a leaderboard: cxrbench serve --help (see docs/board.md)');
   return program;
 }

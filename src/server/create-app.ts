@@ -21,6 +21,7 @@ import { registerStudyHost } from './routes/study-host.js';
 import { registerStudyReader } from './routes/study-reader.js';
 import { registerViewerAssets } from './viewer/bundle.js';
 import { PixelCache } from './viewer/pixel-cache.js';
+import { registerReview } from './routes/review.js';
 import { formatBytes } from './upload.js';
 import { html } from './views/html.js';
 import { layout } from './views/layout.js';
@@ -40,6 +41,7 @@ export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
 const STATIC: Record<string, { file: URL; type: string }> = {
   'board.css': { file: new URL('./public/board.css', import.meta.url), type: 'text/css; charset=utf-8' },
   'reader.js': { file: new URL('./public/reader.js', import.meta.url), type: 'application/javascript; charset=utf-8' },
+  'review.js': { file: new URL('./public/review.js', import.meta.url), type: 'application/javascript; charset=utf-8' },
 };
 
 // Scripts and styles only from this server; no inline script can run, whatever a text field holds.
@@ -122,5 +124,6 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
   registerStudyHost(app, ctx);
   registerStudyReader(app, ctx);
   registerViewerAssets(app);
+  registerReview(app, ctx);
   return app;
 }

@@ -5,7 +5,7 @@ import { readQuestions } from '../../dataset/read-dataset.js';
 import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { scoreHere, submitPredictions } from '../../board/submit.js';
 import { openBoardStore } from './board.js';
-import { seedDemoStudy } from './demo-board-people.js';
+import { seedDemoPeople } from './demo-board-people.js';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
@@ -36,7 +36,7 @@ function table2Summary(rows: { model: string; summary: RunSummary }[]): string {
 }
 
 /** A local board with the demo's test split as a hidden benchmark and the baseline runs scored onto it. */
-async function seedBoard(dir: string, data: string, split: string, runDirs: string[]): Promise<void> {
+async function seedBoard(dir: string, data: string, split: string, runDirs: string[], reviewSample: string | null): Promise<void> {
   rmSync(join(dir, 'board.sqlite'), { force: true });
   rmSync(join(dir, 'board.sqlite-wal'), { force: true });
   rmSync(join(dir, 'board.sqlite-shm'), { force: true });
@@ -49,9 +49,10 @@ async function seedBoard(dir: string, data: string, split: string, runDirs: stri
       const result = await submitPredictions(store, scoreHere(store), benchmark, { fileName: file, content: readFileSync(file, 'utf8'), model: { name, openWeights: false, notes: 'a baseline of cxrbench, not a model: it answers without seeing the image (text-only) or from the study report (report-oracle)' }, teamId: null, userId: null, kind: 'baseline' });
       if (!result.ok) throw new Error(`seeding ${name}: ${'problems' in result ? result.problems.map((p) => p.message).join('; ') : result.message}`);
     }
-    const people = await seedDemoStudy(store, benchmark, data, split, 'http://127.0.0.1:8080');
+    const people = await seedDemoPeople(store, benchmark, data, split, 'http://127.0.0.1:8080', reviewSample);
     process.stdout.write(`\nBoard seeded in ${dir}: ${benchmark.item_count} hidden questions, ${runDirs.length} baseline entries.\nServe it: ./run cxrbench serve --data-dir ${dir}   (then open http://127.0.0.1:8080/b/demo)\n`);
     process.stdout.write(`Reader study "${people.cases} cases" is open; reading links (each is a reader, shown only now):\n${people.links.map((l) => `  ${l}\n`).join('')}`);
+    if (people.review) process.stdout.write(`Review queue of ${people.review.items} generated question(s): http://127.0.0.1:8080/reviews/${people.review.queueId} (the host reviews them)\n`);
     process.stdout.write(`Host (administrator) account: ${people.host.email}, password ${people.host.password} — sign in, then Studies → results (local demo only; make real accounts with \`cxrbench board user\`).\n`);
   } finally {
     await store.close();
@@ -122,6 +123,6 @@ export function registerDemo(program: Command): void {
       await demoQuestionGeneration(layout, join(opts.out, 'generated'));
       const htmlReport = await writeHtmlReport(runDirs, join(opts.out, "report.html"));
       process.stdout.write(`\nHTML report: ${htmlReport}\n`);
-      if (opts.board) await seedBoard(opts.board, opts.data, split, runDirs);
+      if (opts.board) await seedBoard(opts.board, opts.data, split, runDirs, join(opts.out, 'generated', 'review-sample.jsonl'));
     });
 }

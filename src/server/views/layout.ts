@@ -15,7 +15,7 @@ export function layout(title: string, viewer: Viewer | null, body: Html, options
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${String(options.refreshSeconds)}">` : ''}
 <title>${title} · cxrbench board</title><link rel="stylesheet" href="/static/board.css"><link rel="icon" href="data:,"></head>
 <body><header><nav><a href="/" class="brand">cxrbench board</a>
-${viewer ? html`<a href="/submissions">My submissions</a> <a href="/account">Account</a>${viewer.admin ? html` <a href="/studies">Studies</a> <a href="/admin">Admin</a>` : ''}
+${viewer ? html`<a href="/submissions">My submissions</a> <a href="/reviews">Reviews</a> <a href="/account">Account</a>${viewer.admin ? html` <a href="/studies">Studies</a> <a href="/admin">Admin</a>` : ''}
 <form method="post" action="/logout" class="inline"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Sign out ${viewer.name}</button></form>`
     : html`<a href="/login">Sign in</a> <a href="/signup">Sign up</a>`}
 </nav></header><main>${body}</main>

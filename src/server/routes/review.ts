@@ -1,0 +1,208 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CxrError } from '../../core/errors.js';
+import { decisionFromForm, saveDecision } from '../../review/decision.js';
+import { splitFilesJson, versionFiles, versionManifest } from '../../review/export-version.js';
+import { queueState } from '../../review/queue-state.js';
+import { reviewReport } from '../../review/review-report.js';
+import { createReviewVersion } from '../../review/version.js';
+import { decisionOf, reviewDecisions } from '../../store/review-decisions.js';
+import { accountNames, assignedPositions, listReviewQueues, reviewerMaySeeImage, reviewItemAt, reviewItems, reviewQueueById, reviewQueuesOf, reviewViewsOf, type ReviewQueue } from '../../store/reviews.js';
+import { csrfOk, requireCaller, viewerOf } from '../auth.js';
+import type { BoardContext } from '../context.js';
+import { sendRawPixels } from '../viewer/raw-pixels.js';
+import { html, type Html } from '../views/html.js';
+import { layout } from '../views/layout.js';
+import { reviewReportPage } from '../views/review-report-views.js';
+import { formValues, itemPage, queuePage, reviewsPage, STATUS_LABEL, type ItemPageData } from '../views/review-views.js';
+
+type Form = Record<string, string | undefined>;
+type QueueParams = { queue: string };
+type ItemParams = { queue: string; pos: string };
+
+function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200): FastifyReply {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body));
+}
+
+const notFound = (reply: FastifyReply, request: FastifyRequest) =>
+  page(reply, request, 'Not found', html`<h1>Not found</h1><p class="problems" role="alert">There is no review queue or item here for you. <a href="/reviews">Your review queues</a></p>`, 404);
+
+/** Who may do what in a queue: its reviewers see their own items; admins see every item and adjudicate. */
+interface Access {
+  queue: ReviewQueue;
+  admin: boolean;
+  /** Positions assigned to the viewer. */
+  mine: number[];
+}
+
+/**
+ * Expert review pages: a reviewer's queues and items (images, report, question with its answer, the decision
+ * form), and the admins' report, versions and downloads. A reviewer sees only items assigned to them — anything
+ * else is a 404, so answers never reach anyone else — and every POST checks the session's CSRF token.
+ */
+export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
+  /** A signed-in browser (API tokens do not open review pages: their forms need a session's CSRF token). */
+  const signedIn = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (!requireCaller(request, reply, false)) return false;
+    if (request.caller!.via !== 'session') {
+      void page(reply, request, 'Sign in', html`<h1>Sign in</h1><p class="problems" role="alert">Review pages are for a signed-in browser, not an API token.</p>`, 403);
+      return false;
+    }
+    return true;
+  };
+  /** The queue of the request and the viewer's rights in it, or null after answering (404 for someone with none). */
+  const access = async (request: FastifyRequest<{ Params: QueueParams }>, reply: FastifyReply, post: boolean): Promise<Access | null> => {
+    if (!signedIn(request, reply)) return null;
+    if (post && !csrfOk(request, (request.body as Form | undefined)?._csrf)) {
+      void page(reply, request, 'Forbidden', html`<p class="problems" role="alert">The form expired (CSRF check failed); go back, reload the page and send it again.</p>`, 403);
+      return null;
+    }
+    const queue = await reviewQueueById(ctx.store, request.params.queue);
+    const admin = request.caller!.user.is_admin === 1;
+    const mine = queue ? await assignedPositions(ctx.store, queue.id, request.caller!.user.id) : [];
+    if (!queue || (!admin && mine.length === 0)) {
+      void notFound(reply, request);
+      return null;
+    }
+    return { queue, admin, mine };
+  };
+  const adminAccess = async (request: FastifyRequest<{ Params: QueueParams }>, reply: FastifyReply, post: boolean): Promise<Access | null> => {
+    const found = await access(request, reply, post);
+    if (found && !found.admin) {
+      void notFound(reply, request);
+      return null;
+    }
+    return found;
+  };
+
+  app.get('/reviews', async (request, reply) => {
+    if (!signedIn(request, reply)) return reply;
+    const user = request.caller!.user;
+    return page(reply, request, 'Expert review', reviewsPage(await reviewQueuesOf(ctx.store, user.id), user.is_admin === 1 ? await listReviewQueues(ctx.store) : null));
+  });
+
+  app.get<{ Params: QueueParams }>('/reviews/:queue', async (request, reply) => {
+    const found = await access(request, reply, false);
+    if (!found) return reply;
+    const { queue, admin, mine } = found;
+    const items = await reviewItems(ctx.store, queue.id);
+    const question = (json: string) => String((JSON.parse(json) as { question?: unknown }).question ?? '');
+    if (mine.length > 0) {
+      const decisions = (await reviewDecisions(ctx.store, queue.id)).filter((d) => d.user_id === request.caller!.user.id && d.adjudication === 0);
+      const rows = items.filter((i) => mine.includes(i.position)).map((i) => ({ k: i.position + 1, questionId: i.question_id, question: question(i.record_json), state: decisions.find((d) => d.position === i.position)?.decision ?? 'to do' }));
+      const next = rows.find((r) => r.state === 'to do')?.k ?? null;
+      return page(reply, request, queue.title, queuePage(queue, rows, next, admin, 'Your decision'));
+    }
+    const state = await queueState(ctx.store, queue);
+    const rows = items.map((i, n) => ({ k: i.position + 1, questionId: i.question_id, question: question(i.record_json), state: STATUS_LABEL[state.resolved[n]!.status] }));
+    return page(reply, request, queue.title, queuePage(queue, rows, null, admin, 'Status'));
+  });
+
+  /** Renders the item page for `pos` (1-based), or answers 404; `typed` keeps a refused form's values. */
+  const showItem = async (request: FastifyRequest<{ Params: ItemParams }>, reply: FastifyReply, found: Access, extra: { typed?: Form; problems?: ItemPageData['problems']; message?: string; saved?: boolean; status?: number } = {}) => {
+    const { queue, admin, mine } = found;
+    const position = Number(request.params.pos) - 1;
+    const item = await reviewItemAt(ctx.store, queue.id, position);
+    const assigned = mine.includes(position);
+    if (!item || (!assigned && !admin)) return notFound(reply, request);
+    const userId = request.caller!.user.id;
+    const record = JSON.parse(item.record_json) as Record<string, unknown>;
+    const order = assigned ? mine : (await reviewItems(ctx.store, queue.id)).map((i) => i.position);
+    const at = order.indexOf(position);
+    const saved = await decisionOf(ctx.store, queue.id, position, userId);
+    let others: ItemPageData['others'] = [];
+    if (!assigned) {
+      const decisions = (await reviewDecisions(ctx.store, queue.id)).filter((d) => d.position === position && d.adjudication === 0);
+      const names = await accountNames(ctx.store, decisions.map((d) => d.user_id));
+      others = decisions.map((d) => ({ ...d, name: names.get(d.user_id)?.name ?? d.user_id }));
+    }
+    const values = extra.typed ? Object.fromEntries(Object.entries(extra.typed).filter(([k]) => k !== '_csrf').map(([k, v]) => [k, v ?? ''])) : formValues(record, saved);
+    const total = (await reviewItems(ctx.store, queue.id)).length;
+    return page(reply, request, `Item ${position + 1} · ${queue.title}`, itemPage({
+      queue, k: position + 1, total, prevK: at > 0 ? order[at - 1]! + 1 : null, nextK: at >= 0 && at < order.length - 1 ? order[at + 1]! + 1 : null,
+      questionId: item.question_id, split: item.split, record, reportText: item.report_text, views: reviewViewsOf(item), mode: assigned ? 'review' : 'adjudicate',
+      values, problems: extra.problems ?? [], message: extra.message ?? null, saved: extra.saved ?? false, others, csrf: viewerOf(request)!.csrf,
+    }), extra.status ?? 200);
+  };
+
+  app.get<{ Params: ItemParams; Querystring: { saved?: string } }>('/reviews/:queue/items/:pos', async (request, reply) => {
+    const found = await access(request, reply, false);
+    return found ? showItem(request, reply, found, { saved: request.query.saved === '1' }) : reply;
+  });
+
+  app.post<{ Params: ItemParams; Body: Form }>('/reviews/:queue/items/:pos', async (request, reply) => {
+    const found = await access(request, reply, true);
+    if (!found) return reply;
+    const position = Number(request.params.pos) - 1;
+    const assigned = found.mine.includes(position);
+    if (!assigned && !found.admin) return notFound(reply, request);
+    const form = request.body ?? {};
+    const user = request.caller!.user;
+    try {
+      const result = await saveDecision(ctx.store, { id: user.id, email: user.email, isAdmin: user.is_admin === 1 }, found.queue.id, position, decisionFromForm(form), { adjudication: !assigned });
+      if (!result.saved) return showItem(request, reply, found, { typed: form, problems: result.problems, status: 400 });
+    } catch (error) {
+      if (!(error instanceof CxrError)) throw error;
+      if (error.code === 'not-found') return notFound(reply, request);
+      return showItem(request, reply, found, { typed: form, message: error.message, status: 409 });
+    }
+    const base = `/reviews/${found.queue.id}`;
+    if (form.go === 'stay') return reply.redirect(`${base}/items/${position + 1}?saved=1`, 303);
+    if (!assigned) return reply.redirect(`${base}/report`, 303);
+    const next = found.mine.find((p) => p > position);
+    return reply.redirect(next === undefined ? base : `${base}/items/${next + 1}`, 303);
+  });
+
+  app.get<{ Params: { queue: string; sha: string } }>('/reviews/:queue/img/:sha', async (request, reply) => {
+    const caller = request.caller;
+    const queue = caller?.via === 'session' ? await reviewQueueById(ctx.store, request.params.queue) : null;
+    const allowed = queue && caller ? await reviewerMaySeeImage(ctx.store, queue.id, request.params.sha, caller.user.id, caller.user.is_admin === 1) : false;
+    const pixels = allowed ? await ctx.pixels.get(request.params.sha) : null;
+    if (!pixels) return reply.code(404).send({ error: 'not-found', message: 'no such image in a review item of yours' });
+    return sendRawPixels(reply, pixels);
+  });
+
+  app.get<{ Params: QueueParams }>('/reviews/:queue/report', async (request, reply) => {
+    const found = await adminAccess(request, reply, false);
+    if (!found) return reply;
+    return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), viewerOf(request)!.csrf));
+  });
+
+  app.post<{ Params: QueueParams; Body: Form }>('/reviews/:queue/versions', async (request, reply) => {
+    const found = await adminAccess(request, reply, true);
+    if (!found) return reply;
+    const form = request.body ?? {};
+    const choice = (v: string | undefined) => (v === 'retire' ? 'retire' : v === 'keep' || v === undefined ? 'keep' : null);
+    const disputed = choice(form.disputed);
+    const pending = choice(form.pending);
+    if (!disputed || !pending) {
+      const message = html`<p class="problems" role="alert" id="version-error">Choose keep or retire for disputed and for pending questions.</p>`;
+      return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), viewerOf(request)!.csrf, message), 400);
+    }
+    await createReviewVersion(ctx.store, request.caller!.user.email, found.queue.id, { disputed, pending });
+    return reply.redirect(`/reviews/${found.queue.id}/report#versions`, 303);
+  });
+
+  /** A version's files for download (admins only: they hold the answers and explanations). */
+  const download = (name: string, body: (files: Awaited<ReturnType<typeof versionFiles>>, split: string | undefined) => unknown) =>
+    app.get<{ Params: QueueParams & { n: string }; Querystring: { split?: string } }>(`/reviews/:queue/versions/:n/${name}`, async (request, reply) => {
+      const found = await adminAccess(request, reply, false);
+      if (!found) return reply;
+      let files;
+      try {
+        files = await versionFiles(ctx.store, found.queue.id, Number(request.params.n));
+      } catch (error) {
+        if (error instanceof CxrError) return reply.code(error.code === 'not-found' ? 404 : 409).send({ error: error.code, message: error.message });
+        throw error;
+      }
+      const value = body(files, request.query.split);
+      if (value === undefined) return reply.code(404).send({ error: 'not-found', message: `version ${request.params.n} has no split ${String(request.query.split).slice(0, 40)}` });
+      const file = name === 'export.json' && request.query.split ? `${request.query.split}_vqa_data.json` : `review-${found.queue.id.slice(0, 8)}-v${request.params.n}-${name}`;
+      return reply.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="${file.replace(/[^A-Za-z0-9._-]/g, '_')}"`).header('cache-control', 'no-store').send(`${JSON.stringify(value, null, 2)}\n`);
+    });
+  // The split files as one JSON; `?split=test` gives exactly metadata/test_vqa_data.json.
+  download('export.json', (files, split) => {
+    const all = splitFilesJson(files);
+    return split === undefined ? all : all[`metadata/${split}_vqa_data.json`];
+  });
+  download('review-version.json', (files) => versionManifest(files));
+}

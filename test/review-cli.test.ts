@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { createUser } from '../src/store/accounts.js';
+import { runCli } from './helpers/cli.js';
+import { DIALECTS, freshStore, lazyCluster } from './helpers/board.js';
+import { tempDir } from './helpers/records.js';
+
+const cluster = lazyCluster();
+after(() => cluster.stop());
+
+for (const dialect of DIALECTS) {
+  test(`review cli (${dialect}): create a queue, make a version, export it; the export validates and loads as a benchmark`, { timeout: 120_000 }, async () => {
+    const dir = tempDir();
+    const store = await freshStore(dialect, cluster.get);
+    const env: Record<string, string> = store.dialect === 'postgres' ? { DATABASE_URL: (store as { url?: string }).url! } : {};
+    const d = ['--data-dir', store.dialect === 'sqlite' ? join(store.location, '..') : dir];
+    try {
+      for (const email of ['ana@lab.org', 'ben@lab.org']) await createUser(store, { email, password: 'a long password', displayName: email.slice(0, 3) });
+      const bad = await runCli(['review', 'create', DEMO_DATASET, '--split', 'valid', '--title', 'T', '--reviewers', 'ana@lab.org,zed@lab.org', ...d], { env });
+      assert.deepEqual([bad.code, bad.stderr.trim()], [2, 'cxrbench: no board account for zed@lab.org: reviewers sign up (or an admin runs cxrbench board user) first']);
+      const created = await runCli(['review', 'create', DEMO_DATASET, '--split', 'valid', '--title', 'Valid', '--reviewers', 'ana@lab.org,ben@lab.org', '--per-item', '2', ...d], { env });
+      assert.equal(created.code, 0, created.stderr);
+      const id = /^review queue ([0-9a-f-]{36}): 6 question\(s\), 2 reviewer\(s\) each \(ana@lab\.org 6, ben@lab\.org 6\)$/m.exec(created.stdout)?.[1];
+      assert.ok(id, created.stdout);
+      assert.match((await runCli(['review', 'list', ...d], { env })).stdout, new RegExp(`^${id}\\s+6 questions\\s+0/12 decisions  Valid$`, 'm'));
+      assert.equal((await runCli(['review', 'version', id, '--pending', 'maybe', ...d], { env })).stderr.trim(), 'cxrbench: --pending maybe: expected keep or retire');
+      const version = await runCli(['review', 'version', id, ...d], { env });
+      assert.match(version.stdout, /^version 1 of queue .*: 6 question\(s\) included, 0 retired \(accepted 0, edited 0, rejected 0, disputed 0 → keep, pending 6 → keep\)$/m);
+      const out = join(tempDir(), 'v1');
+      const exported = await runCli(['review', 'export', id, '--version', '1', '--out', out, ...d], { env });
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.match(exported.stdout, /^version 1: 6 question\(s\), 2 image\(s\) → /m);
+      const again = await runCli(['review', 'export', id, '--version', '1', '--out', out, ...d], { env });
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /valid_vqa_data\.json exists; pass --force/);
+      const validate = await runCli(['data', 'validate', out, '--images']);
+      assert.equal(validate.code, 0, validate.stdout + validate.stderr);
+      assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(out, 'metadata', 'valid_vqa_data.json'), 'utf8')) as object), ['demo_valid_031', 'demo_valid_032', 'demo_valid_033', 'demo_valid_034', 'demo_valid_035', 'demo_valid_036']);
+      const load = await runCli(['board', 'load', '--data', out, '--split', 'valid', '--slug', 'reviewed-v1', ...d], { env });
+      assert.match(load.stdout, /loaded reviewed-v1: 6 hidden questions/, load.stderr);
+    } finally {
+      await store.close();
+    }
+  });
+}
