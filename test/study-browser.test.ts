@@ -11,6 +11,7 @@ import { listStudies, studyItems, type StudyItem } from '../src/store/studies.js
 import { storeBenchmarkImages } from '../src/study/benchmark-images.js';
 import { keepScreenshot, launchChromium, seriousViolations, signUpInBrowser } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster } from './helpers/board.js';
+import { openDemoStudy } from './helpers/study.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
@@ -161,3 +162,39 @@ for (const dialect of DIALECTS) {
     }
   });
 }
+
+test('two tabs of one reader on one case, in Chromium: the later choice stays; the other tab\'s timer sends only time, never its old choice', { timeout: 120_000 }, async () => {
+  const board = await demoBoard('sqlite', cluster.get);
+  await board.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(board.app.server.address() as AddressInfo).port}`;
+  const browser = await launchChromium();
+  try {
+    const { created, tokens } = await openDemoStudy(board.store, 3, 1);
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await first.goto(`${base}/r/${tokens[0]}`);
+    await first.goto(`${base}/read/${created.study.id}/case/1`);
+    const second = await context.newPage();
+    await second.goto(`${base}/read/${created.study.id}/case/1`);
+    const position = Number(await first.getAttribute('#answer-form', 'data-position'));
+    await first.bringToFront();
+    await first.keyboard.press('a');
+    await first.waitForFunction(() => /Saved at/.test(document.getElementById('save-status')?.textContent ?? ''));
+    await second.bringToFront();
+    await second.keyboard.press('c');
+    await second.waitForFunction(() => /Saved at/.test(document.getElementById('save-status')?.textContent ?? ''));
+    // Both tabs stay open past a timer tick (every 5 s of time on the case).
+    await first.bringToFront();
+    await new Promise((r) => setTimeout(r, 6500));
+    const reader = (await studyReaders(board.store, created.study.id))[0]!;
+    assert.equal((await readerAnswers(board.store, reader.id)).get(position)!.answer, 'C', 'the later choice is the answer');
+    const events = await board.store.db.selectFrom('study_answer_events').select(['visit_id', 'answer', 'elapsed_ms']).where('reader_id', '=', reader.id).orderBy('at').execute();
+    const visits = [...new Set(events.map((e) => e.visit_id))];
+    assert.equal(visits.length, 2, 'two tabs, two visits');
+    assert.deepEqual(events.filter((e) => e.answer !== null).map((e) => e.answer), ['A', 'C']);
+    assert.ok(events.some((e) => e.answer === null && e.elapsed_ms >= 5000), 'a timer save carried time only');
+  } finally {
+    await browser.close();
+    await board.close();
+  }
+});

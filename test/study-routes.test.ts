@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
-import { answerEvents, caseTimes, readerAnswers } from '../src/store/study-answers.js';
+import { addStudyModel, answerEvents, caseTimes, readerAnswers } from '../src/store/study-answers.js';
 import { studyReaders } from '../src/store/study-readers.js';
 import { setStudySettings, setStudyState, studyItems } from '../src/store/studies.js';
 import { readerOrder } from '../src/study/sample.js';
@@ -13,7 +14,7 @@ import { benchmarkBySlug } from '../src/store/benchmarks.js';
 import { inviteByLink } from '../src/store/study-readers.js';
 import { scoreHere, submitPredictions } from '../src/board/submit.js';
 import { runCli } from './helpers/cli.js';
-import { demoBoard, DIALECTS, lazyCluster, predictionsJsonl } from './helpers/board.js';
+import { demoBoard, DIALECTS, lazyCluster, predictionsJsonl, signUp } from './helpers/board.js';
 import { tempDir } from './helpers/records.js';
 import { hostSession, openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
 
@@ -29,17 +30,21 @@ for (const dialect of DIALECTS) {
         cpSync(DEMO_DATASET, copy, { recursive: true });
         const created0 = await createStudyFromSet(board.store, 'test', { data: copy, splits: ['test'], title: 'probe', plan: { mode: 'random', n: 1000, task: null, seed: 1 } });
         const items0 = await studyItems(board.store, created0.study.id);
-        // delete one image that a case of the sample uses
-        const victim = JSON.parse(items0[0]!.images_json)[0].path as string;
+        // delete one image that a case of the sample uses, and empty another (a file that is there but no image)
+        const pathsOf = (i: { images_json: string }) => (JSON.parse(i.images_json) as { path: string }[]).map((v) => v.path);
+        const victim = pathsOf(items0[0]!)[0]!;
+        const emptied = items0.flatMap(pathsOf).find((p) => p !== victim)!;
         rmSync(join(copy, 'metadata', victim), { force: true });
+        writeFileSync(join(copy, 'metadata', emptied), '');
         const created = await createStudyFromSet(board.store, 'test', { data: copy, splits: ['test'], title: 'With a missing image', plan: { mode: 'random', n: 1000, task: null, seed: 1 } });
-        const affected = items0.filter((i) => (JSON.parse(i.images_json) as { path: string }[]).some((v) => v.path === victim)).map((i) => i.question_id).sort();
+        const affected = items0.filter((i) => pathsOf(i).some((p) => p === victim || p === emptied)).map((i) => i.question_id).sort();
         assert.deepEqual(created.missing.map((m) => m.questionId).sort(), affected);
-        assert.ok(created.missing.every((m) => m.paths.includes(victim)));
+        assert.ok(created.missing.every((m) => m.paths.includes(victim) || m.paths.some((p) => p.startsWith(`${emptied} (not a readable image`))), JSON.stringify(created.missing));
         const host = await hostSession(board.app, board.store);
         const page = await board.app.inject({ url: `/studies/${created.study.id}`, headers: { cookie: host.cookie } });
         assert.match(page.body, /id="missing-images"/);
         for (const id of affected) assert.ok(page.body.includes(id), `the page names ${id}`);
+        assert.ok(page.body.includes(`${emptied} (not a readable image`), 'and says why a file that is there cannot be shown');
         const invite = await board.app.inject({ method: 'POST', url: `/studies/${created.study.id}/invite`, headers: { cookie: host.cookie }, payload: { _csrf: host.csrf, name: 'R' } });
         assert.equal(invite.statusCode, 400);
         assert.match(invite.body, /missing images/);
@@ -130,6 +135,87 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('hardening: pages never depend on the gold; tokens stay out of the log; locked changes refused aloud; expired links stop saving; no save lands after the close', async () => {
+      const chunks: string[] = [];
+      const stream = new Writable({ write: (c: Buffer, _e, cb) => (chunks.push(c.toString()), cb()) });
+      const board = await demoBoard(dialect, cluster.get, { log: { level: 'info', stream } });
+      try {
+        const { created, tokens } = await openDemoStudy(board.store, 6, 2);
+        const id = created.study.id;
+        const cookie = await readerCookie(board.app, tokens[0]!);
+        assert.ok(!chunks.join('').includes(tokens[0]!.slice(9)), 'the invite token is not in the request log');
+        assert.match(chunks.join(''), /\/r\/\[redacted\]/);
+        const csrf = await readerCsrf(board.app, id, cookie);
+        // Every case page, read twice with the gold changed in between: the page is the same.
+        const strip = (body: string) => body.replace(/name="visit" value="[^"]+"/, '');
+        for (let k = 1; k <= 6; k++) {
+          const before = (await board.app.inject({ url: `/read/${id}/case/${k}`, headers: { cookie } })).body;
+          const position = Number(/data-position="(\d+)"/.exec(before)![1]);
+          const item = (await studyItems(board.store, id))[position]!;
+          await board.store.db.updateTable('study_items').set({ gold: 'ABCD'[('ABCD'.indexOf(item.gold) + 1) % 4]!, explanation: 'CHANGED EXPLANATION' }).where('study_id', '=', id).where('position', '=', position).execute();
+          const after = (await board.app.inject({ url: `/read/${id}/case/${k}`, headers: { cookie } })).body;
+          assert.equal(strip(after), strip(before), `case ${k} does not depend on the gold or the explanation`);
+          await board.app.inject({ method: 'POST', url: `/read/${id}/api/save`, headers: { cookie, 'x-csrf-token': csrf }, payload: { position, answer: 'A', confidence: null, visitId: 'hardening-visit', elapsedMs: 1 } });
+        }
+        assert.equal((await board.app.inject({ method: 'POST', url: `/read/${id}/submit`, headers: { cookie }, payload: { _csrf: csrf } })).statusCode, 303);
+        const changed = await board.app.inject({ method: 'POST', url: `/read/${id}/case/1`, headers: { cookie }, payload: { _csrf: csrf, answer: 'B', go: 'next' } });
+        assert.equal(changed.statusCode, 409);
+        assert.match(changed.body, /Not saved: You submitted your answers; they are locked/);
+        assert.equal((await board.app.inject({ method: 'POST', url: `/read/${id}/case/1`, headers: { cookie }, payload: { _csrf: csrf, answer: 'A', go: 'next' } })).statusCode, 303, 'the same answer simply moves on');
+        // The second reader holds the cookie when the links expire: saving stops, with the reason.
+        const second = await readerCookie(board.app, tokens[1]!);
+        const secondCsrf = await readerCsrf(board.app, id, second);
+        const firstCase = Number(/data-position="(\d+)"/.exec((await board.app.inject({ url: `/read/${id}/case/1`, headers: { cookie: second } })).body)![1]);
+        const save = (k: number) => board.app.inject({ method: 'POST', url: `/read/${id}/api/save`, headers: { cookie: second, 'x-csrf-token': secondCsrf }, payload: { position: firstCase, answer: 'ABCD'[k % 4], confidence: null, visitId: `race-visit-${k}`, elapsedMs: k } });
+        await setStudySettings(board.store, 'test', id, { allowEdits: false, invitesExpireAt: '2020-01-01T00:00:00.000Z' });
+        const expired = await save(0);
+        assert.equal(expired.statusCode, 410);
+        assert.match(expired.json().message, /expired/);
+        await setStudySettings(board.store, 'test', id, { allowEdits: false, invitesExpireAt: null });
+        // Saves racing the close: each lands before it or is refused; none after.
+        const racing = Array.from({ length: 30 }, (_, k) => save(k + 1));
+        await setStudyState(board.store, 'test', id, 'closed');
+        const codes = (await Promise.all(racing)).map((r) => r.statusCode);
+        assert.ok(codes.every((c) => c === 200 || c === 409), codes.join(','));
+        const closedAt = (await board.store.db.selectFrom('studies').select('closed_at').where('id', '=', id).executeTakeFirstOrThrow()).closed_at!;
+        const events = await board.store.db.selectFrom('study_answer_events').select('at').execute();
+        assert.ok(events.every((e) => e.at <= closedAt), 'no answer saved after the close');
+        const host = await hostSession(board.app, board.store);
+        for (const task of ['constructor', '__proto__', 'toString', 'no such task']) assert.equal((await board.app.inject({ url: `/studies/${id}/results/kappa.svg?task=${encodeURIComponent(task)}`, headers: { cookie: host.cookie } })).statusCode, 404, task);
+      } finally {
+        await board.close();
+      }
+    });
+
+    test('account readers: invited by email, the study on their account page; a link cookie planted in their browser does not take their answers', async () => {
+      const board = await demoBoard(dialect, cluster.get);
+      try {
+        const { created, tokens } = await openDemoStudy(board.store, 4, 1);
+        const id = created.study.id;
+        const host = await hostSession(board.app, board.store);
+        const rad = await signUp(board.app, 'rad@hospital.org', 'Radiology');
+        const invite = await board.app.inject({ method: 'POST', url: `/studies/${id}/invite`, headers: { cookie: host.cookie }, payload: { _csrf: host.csrf, email: 'rad@hospital.org', name: 'Dr Rad' } });
+        assert.equal(invite.statusCode, 200);
+        assert.match(invite.body, new RegExp(`<code id="new-link">http://[^<]+/read/${id}</code>`));
+        const account = await board.app.inject({ url: '/account', headers: { cookie: rad.cookie } });
+        assert.match(account.body, new RegExp(`<a href="/read/${id}">Demo reader study</a>`));
+        // an attacker's own link cookie in the victim's browser: the account still reads as itself
+        const planted = (await readerCookie(board.app, tokens[0]!)).split('=')[1]!;
+        const both = `${rad.cookie}; cxr_reader=${planted}`;
+        const page = await board.app.inject({ url: `/read/${id}/case/1`, headers: { cookie: both } });
+        const csrf = /data-csrf="([^"]+)"/.exec(page.body)![1]!;
+        const position = Number(/data-position="(\d+)"/.exec(page.body)![1]);
+        assert.equal((await board.app.inject({ method: 'POST', url: `/read/${id}/api/save`, headers: { cookie: both, 'x-csrf-token': csrf }, payload: { position, answer: 'D', confidence: null, visitId: 'account-visit', elapsedMs: 1 } })).statusCode, 200);
+        const readers = await studyReaders(board.store, id);
+        const mine = readers.find((r) => r.name === 'Dr Rad')!;
+        const linkReader = readers.find((r) => r.name !== 'Dr Rad')!;
+        assert.equal((await readerAnswers(board.store, mine.id)).size, 1);
+        assert.equal((await readerAnswers(board.store, linkReader.id)).size, 0, 'nothing went to the planted link\'s reader');
+      } finally {
+        await board.close();
+      }
+    });
+
     test('revoked and expired links are refused with the reason; host pages are for admins only', async () => {
       const board = await demoBoard(dialect, cluster.get);
       try {
@@ -185,6 +271,7 @@ for (const dialect of DIALECTS) {
         const csrf = await readerCsrf(board.app, created.study.id, cookie);
         const items = await studyItems(board.store, created.study.id);
         for (const item of items) await board.app.inject({ method: 'POST', url: `/read/${created.study.id}/api/save`, headers: { cookie, 'x-csrf-token': csrf }, payload: { position: item.position, answer: item.position < 6 ? item.gold : 'ABCD'[('ABCD'.indexOf(item.gold) + 1) % 4], confidence: null, visitId: 'board-visit-1', elapsedMs: 10 } });
+        await addStudyModel(board.store, 'test', created.study.id, 'private-run', Object.fromEntries(items.map((i) => [i.question_id, i.gold])));
         const before = await board.app.inject({ url: '/b/demo' });
         assert.doesNotMatch(before.body, /human-readers/, 'nothing shown while the study is open');
         await setStudyState(board.store, 'test', created.study.id, 'closed');
@@ -192,6 +279,13 @@ for (const dialect of DIALECTS) {
         const section = boardPage.body.slice(boardPage.body.indexOf('id="human-readers"'));
         assert.match(section, /Dr Human <span class="badge human"[^>]*>human<\/span><\/td><td class="num">8 \/ 8<\/td><td class="num">75\.0/);
         assert.match(section, /\[baseline\] Perfect-Model<\/td><td class="num">8 \/ 8<\/td><td class="num">100\.0/, 'the entry, on the same 8 cases');
+        assert.doesNotMatch(section, /private-run/, 'a run the host added is not published');
+        assert.match(section, /title="fewer than 2 cases: not shown">n=1</, 'cells smaller than the board\'s public minimum are not shown');
+        // The reader of hidden test items gets a score, not the reference case by case.
+        const mine = await board.app.inject({ url: `/read/${created.study.id}/results`, headers: { cookie } });
+        assert.match(mine.body, /You answered 6 of 8 correctly/);
+        assert.match(mine.body, /id="reference-withheld"/);
+        assert.doesNotMatch(mine.body, /<th>Reference<\/th>/);
       } finally {
         await board.close();
       }

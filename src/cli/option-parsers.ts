@@ -1,10 +1,10 @@
 import { CxrError } from '../core/errors.js';
 
 /** A commander parser for a whole number of at least `min`; anything else is a bad option named by its flag. */
-export function wholeNumber(option: string, min = 0) {
+export function wholeNumber(option: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new CxrError('bad-option', `${option} ${value}: expected a whole number ≥ ${min}`);
+    if (!Number.isInteger(n) || n < min || n > max) throw new CxrError('bad-option', `${option} ${value}: expected a whole number ≥ ${min}${max < Number.MAX_SAFE_INTEGER ? ` and ≤ ${max}` : ''}`);
     return n;
   };
 }

@@ -19,6 +19,8 @@ export interface BoardOptions {
   /** Mark session cookies Secure (serve behind HTTPS). */
   secureCookies: boolean;
   score: ScoreSettings;
+  /** The board's address as people reach it (e.g. https://board.example.org behind a TLS proxy), for links it hands out; null: from the request. */
+  publicUrl: string | null;
   /** Allow anyone to sign up (otherwise only an admin creates accounts with the CLI). */
   openSignup: boolean;
   /** Request log: one JSON line per request (pino), with request ids; never bodies, tokens or cookies. */

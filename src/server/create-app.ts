@@ -35,6 +35,7 @@ export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
   secureCookies: false,
   score: DEFAULT_SCORE_SETTINGS,
   openSignup: true,
+  publicUrl: null,
   log: { level: 'info' },
 };
 
@@ -51,6 +52,11 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 's
  * Builds the board's fastify app over an open, migrated store and the scoring queue it sends submissions to
  * (the app never scores). Tested in-process with inject().
  */
+/** A URL as the request log shows it: the token of a reading link (`/r/<token>`) replaced. */
+export function withoutSecrets(url: string): string {
+  return url.replace(/^\/r\/[^/?#]+/, '/r/[redacted]');
+}
+
 /** Pages get HTML errors; the API (and scripts that ask for JSON) get JSON. */
 function wantsHtml(request: FastifyRequest): boolean {
   return !request.url.startsWith('/api/') && !(request.headers.accept ?? '').includes('application/json');
@@ -70,6 +76,10 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
       ...(settings.log.stream ? { stream: settings.log.stream } : {}),
       // Requests are logged by method, URL, address and id; headers only to say they were there.
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      // A reading link's path is its secret: logged without the token.
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: withoutSecrets(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      },
     },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),

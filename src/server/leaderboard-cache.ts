@@ -37,6 +37,11 @@ export class LeaderboardCache {
     return value;
   }
 
+  /** Drops one derived value (e.g. a promise that failed), so the next request makes it again. */
+  forget(benchmarkId: string, key: string): void {
+    this.boards.get(benchmarkId)?.derived.delete(key);
+  }
+
   private async current(benchmarkId: string) {
     const hit = this.boards.get(benchmarkId);
     if (hit && Date.now() - hit.checkedAt < this.checkMs) return hit;

@@ -20,11 +20,13 @@ async function main(argv: string[]): Promise<void> {
     .option('--login-attempts <n>', 'failed sign-ins allowed per address and per account in 15 minutes', (v) => Number(v), 10)
     .option('--uploads-per-hour <n>', 'uploads allowed per address per hour (the teams\' submission limits are separate)', (v) => Number(v), 30)
     .option('--secure-cookies', 'mark session cookies Secure (serve behind HTTPS)')
+    .option('--public-url <url>', 'the board\'s address as people reach it (e.g. https://board.example.org), for the reading links it hands out')
     .option('--no-signup', 'only administrators create accounts (cxrbench board user)')
     .option('--log-level <level>', 'request log level: fatal, error, warn, info, debug or silent (JSON lines on stdout)', 'info')
     .exitOverride();
   program.parse(argv, { from: 'user' });
-  const flags = program.opts<{ dataDir: string; host: string; port: number; migrate?: boolean; workers: number; maxUploadMb: number; loginAttempts: number; uploadsPerHour: number; secureCookies?: boolean; signup: boolean; logLevel: string }>();
+  const flags = program.opts<{ dataDir: string; host: string; port: number; migrate?: boolean; workers: number; maxUploadMb: number; loginAttempts: number; uploadsPerHour: number; secureCookies?: boolean; signup: boolean; logLevel: string; publicUrl?: string }>();
+  if (flags.publicUrl !== undefined && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(flags.publicUrl)) throw new CxrError('bad-option', `--public-url ${flags.publicUrl}: expected an http(s) address such as https://board.example.org`);
   for (const [name, value] of [['--workers', flags.workers], ['--max-upload-mb', flags.maxUploadMb], ['--login-attempts', flags.loginAttempts], ['--uploads-per-hour', flags.uploadsPerHour], ['--port', flags.port]] as const) {
     if (!Number.isFinite(value) || value < 0) throw new CxrError('bad-option', `${name} ${String(value)}: expected a number ≥ 0`);
   }
@@ -33,7 +35,7 @@ async function main(argv: string[]): Promise<void> {
   const services = await startBoardServices({ dataDir: flags.dataDir, migrateFirst: flags.migrate === true, threads: Math.max(0, Math.floor(flags.workers)), label: 'serve', log });
   const app = createApp({ store: services.store, queue: services.queue }, {
     maxUploadBytes: flags.maxUploadMb * 1024 * 1024, loginAttempts: flags.loginAttempts, uploadsPerWindow: flags.uploadsPerHour, uploadWindowMs: 60 * 60_000,
-    secureCookies: flags.secureCookies === true, openSignup: flags.signup, log: { level },
+    secureCookies: flags.secureCookies === true, openSignup: flags.signup, publicUrl: flags.publicUrl?.replace(/\/+$/, '') ?? null, log: { level },
   });
   const address = await app.listen({ host: flags.host, port: flags.port });
   process.stdout.write(`cxrbench board on ${address} (${services.store.dialect}: ${services.store.location}; ${services.queue.backend} queue; ${services.pool?.ready.length ?? 0} scoring thread(s))\n`);

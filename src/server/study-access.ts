@@ -10,16 +10,19 @@ export function readerCookiePath(studyId: string): string {
   return `/read/${studyId}`;
 }
 
-/** The reader a request to /read/<study>/… comes from: the invite cookie first, else the signed-in account. */
+/**
+ * The reader a request to /read/<study>/… comes from: the signed-in account when it is a reader of the study
+ * (so a link cookie planted in its browser cannot steer its answers elsewhere), else the invite cookie.
+ */
 export async function resolveReader(store: Store, request: FastifyRequest, studyId: string): Promise<{ reader: StudyReader; study: Study } | ReaderRefusal> {
+  const byAccount = request.caller?.via === 'session' ? await readerByAccount(store, studyId, request.caller.user.id) : null;
+  if (byAccount && !('status' in byAccount && byAccount.status === 404)) return byAccount;
   const token = request.cookies[READER_COOKIE];
   if (token) {
     const found = await readerByToken(store, token);
-    if ('status' in found) return found;
-    if (found.reader.study_id === studyId) return found;
+    if ('status' in found || found.reader.study_id === studyId) return found;
   }
-  if (request.caller) return readerByAccount(store, studyId, request.caller.user.id);
-  return { status: 403, message: 'Open the reading link you were sent (it signs this browser in to the study), or sign in with the board account you were invited with.' };
+  return byAccount ?? { status: 403, message: 'Open the reading link you were sent (it signs this browser in to the study), or sign in with the board account you were invited with.' };
 }
 
 /** Sets the invite cookie for a study's pages (http-only: page scripts never see the token). */

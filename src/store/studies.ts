@@ -13,6 +13,8 @@ export interface StoredView {
   path: string;
   view: string | null;
   sha256: string | null;
+  /** Why there is no image (missing, not a readable image), when there is none. */
+  problem?: string;
 }
 
 /** A case to store: the question with its gold (kept server-side) and its image files' bytes. */
@@ -26,7 +28,7 @@ export interface NewStudyCase {
   gold: string;
   explanation: string | null;
   /** Each view's file (stored here), or the sha256 of an image stored already (a benchmark's), or neither: missing. */
-  images: { path: string; view: string | null; content?: Buffer | null; contentType?: string | null; sha256?: string | null }[];
+  images: { path: string; view: string | null; content?: Buffer | null; load?: () => Buffer | null; contentType?: string | null; sha256?: string | null; problem?: string | null }[];
 }
 
 export interface NewStudy {
@@ -54,8 +56,10 @@ export async function createStudy(store: Store, actor: string, meta: NewStudy, c
     for (const [position, c] of cases.entries()) {
       const views: StoredView[] = [];
       for (const image of c.images) {
-        const sha256 = image.content && image.contentType ? await storeImage(tx, image.content, image.contentType) : (image.sha256 ?? null);
-        views.push({ path: image.path, view: image.view, sha256 });
+        // Files are read one at a time, here: a 200-case study of 16-bit films is not held in memory at once.
+        const content = image.content ?? image.load?.() ?? null;
+        const sha256 = content && image.contentType ? await storeImage(tx, content, image.contentType) : (image.sha256 ?? null);
+        views.push({ path: image.path, view: image.view, sha256, ...(sha256 ? {} : { problem: image.problem ?? 'missing' }) });
       }
       await tx.insertInto('study_items').values({
         study_id: study.id, position, question_id: c.questionId, study_ref: c.studyRef, task: c.task, category: c.category, question: c.question,
@@ -117,7 +121,9 @@ export async function dropCasesWithoutImages(store: Store, actor: string, studyI
  */
 export async function setStudyState(store: Store, actor: string, studyId: string, next: 'open' | 'closed'): Promise<void> {
   await store.db.transaction().execute(async (tx) => {
-    const study = await tx.selectFrom('studies').select(['state']).where('id', '=', studyId).executeTakeFirst();
+    const query = tx.selectFrom('studies').select(['state']).where('id', '=', studyId);
+    // FOR UPDATE: waits for saves in flight (they hold the row FOR SHARE), so no answer lands after the close.
+    const study = await (store.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
     if (!study) throw new CxrError('not-found', `no study ${studyId}`);
     if (next === 'open') {
       if (study.state !== 'draft') throw new CxrError('conflict', `the study is ${study.state}; only a draft can be opened`);

@@ -34,9 +34,14 @@ function lockedBecause(study: { state: string; allow_edits: number }, reader: { 
  * are locked (submitted, closed study, revoked) or the case does not exist.
  */
 export async function saveAnswer(store: Store, reader: Pick<StudyReader, 'id' | 'study_id'>, save: AnswerSave): Promise<void> {
+  const pg = store.dialect === 'postgres';
   await store.db.transaction().execute(async (tx) => {
-    const study = await tx.selectFrom('studies').select(['state', 'allow_edits']).where('id', '=', reader.study_id).executeTakeFirstOrThrow();
-    const current = await tx.selectFrom('study_readers').select(['submitted_at', 'revoked_at']).where('id', '=', reader.id).executeTakeFirstOrThrow();
+    // PostgreSQL: the study and reader rows are read FOR SHARE, so a close, revoke or submit committing meanwhile
+    // waits for this save (or this save sees it and refuses). SQLite transactions here are BEGIN IMMEDIATE already.
+    const studyQuery = tx.selectFrom('studies').select(['state', 'allow_edits']).where('id', '=', reader.study_id);
+    const readerQuery = tx.selectFrom('study_readers').select(['submitted_at', 'revoked_at']).where('id', '=', reader.id);
+    const study = await (pg ? studyQuery.forShare() : studyQuery).executeTakeFirstOrThrow();
+    const current = await (pg ? readerQuery.forShare() : readerQuery).executeTakeFirstOrThrow();
     const locked = lockedBecause(study, current);
     if (locked) throw new CxrError('conflict', `not saved: ${locked}`);
     const item = await tx.selectFrom('study_items').select('position').where('study_id', '=', reader.study_id).where('position', '=', save.position).executeTakeFirst();
@@ -55,9 +60,12 @@ export async function saveAnswer(store: Store, reader: Pick<StudyReader, 'id' | 
 
 /** Locks a reader's answers once every case is answered. */
 export async function submitAnswers(store: Store, reader: Pick<StudyReader, 'id' | 'study_id'>): Promise<void> {
+  const pg = store.dialect === 'postgres';
   await store.db.transaction().execute(async (tx) => {
-    const study = await tx.selectFrom('studies').select(['state', 'allow_edits']).where('id', '=', reader.study_id).executeTakeFirstOrThrow();
-    const current = await tx.selectFrom('study_readers').select(['submitted_at', 'revoked_at']).where('id', '=', reader.id).executeTakeFirstOrThrow();
+    const studyQuery = tx.selectFrom('studies').select(['state', 'allow_edits']).where('id', '=', reader.study_id);
+    const readerQuery = tx.selectFrom('study_readers').select(['submitted_at', 'revoked_at']).where('id', '=', reader.id);
+    const study = await (pg ? studyQuery.forShare() : studyQuery).executeTakeFirstOrThrow();
+    const current = await (pg ? readerQuery.forUpdate() : readerQuery).executeTakeFirstOrThrow();
     if (current.submitted_at) return;
     const locked = lockedBecause(study, current);
     if (locked) throw new CxrError('conflict', `not submitted: ${locked}`);

@@ -1,7 +1,7 @@
 import type { Benchmark } from '../store/benchmarks.js';
 import type { Store } from '../store/connect.js';
 import { imageContentType, storeImage } from '../store/images.js';
-import { readCaseSet, readImageFile } from './case-source.js';
+import { decodableImage, readCaseSet, readImageFile } from './case-source.js';
 
 /**
  * Stores the images of a benchmark's questions (from the dataset it was loaded from), so reader studies can be
@@ -14,9 +14,10 @@ export async function storeBenchmarkImages(store: Store, benchmark: Benchmark, d
   let stored = 0;
   await store.db.transaction().execute(async (tx) => {
     for (const c of set.cases) {
-      for (const image of c.images) {
-        if (seen.has(image.path)) continue;
-        seen.add(image.path);
+      for (const listed of c.images) {
+        if (seen.has(listed.path)) continue;
+        seen.add(listed.path);
+        const image = await decodableImage(listed);
         const content = readImageFile(image);
         if (!content || !image.file) {
           missing.push(image.path);

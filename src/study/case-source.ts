@@ -7,13 +7,15 @@ import { resolveImagePath } from '../dataset/image-path.js';
 import { detectLayout } from '../dataset/layout.js';
 import { readQuestionFile } from '../dataset/read-dataset.js';
 import { studyFromQuestion } from '../dataset/study.js';
+import sharp from 'sharp';
 import { imageContentType } from '../store/images.js';
 
-/** One view of a case: the path as the record gives it, and the file on disk (null when it is not there). */
+/** One view of a case: the path as the record gives it, and the file on disk (null when it cannot be shown, and why). */
 export interface CaseImage {
   path: string;
   view: string | null;
   file: string | null;
+  problem: string | null;
 }
 
 /** A question with what people need to read or review it: its images on disk and its report. */
@@ -43,12 +45,29 @@ function reportTextOf(question: Question): string | null {
   return parts.length > 0 ? parts.map(([label, t]) => `${label}: ${t}`).join('\n') : null;
 }
 
-/** An image file that can be shown: it exists, is a file, and is a PNG or JPEG. */
-function usableImage(file: string): boolean {
+/** Why an image file cannot be shown (no such file, not a PNG or JPEG by name), or null. Decoding is checked later. */
+function imageFileProblem(file: string): string | null {
   try {
-    return existsSync(file) && statSync(file).isFile() && imageContentType(file) !== null;
-  } catch {
-    return false;
+    if (!existsSync(file)) return 'missing';
+    if (!statSync(file).isFile()) return 'not a file';
+  } catch (error) {
+    return `unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  return imageContentType(file) === null ? 'not a .png or .jpg file' : null;
+}
+
+/**
+ * The image as it can be shown: its file decodes as an image (an empty or corrupt file is reported as such, so
+ * the host hears of it before readers meet a broken case). Checked for the cases a study or queue keeps.
+ */
+export async function decodableImage(image: CaseImage): Promise<CaseImage> {
+  if (!image.file) return image;
+  try {
+    const meta = await sharp(image.file).metadata();
+    if (!meta.width || !meta.height) return { ...image, file: null, problem: 'not a readable image (no size)' };
+    return image;
+  } catch (error) {
+    return { ...image, file: null, problem: `not a readable image (${(error as Error).message.split('\n')[0]!.slice(0, 80)})` };
   }
 }
 
@@ -75,7 +94,8 @@ export async function readCaseSet(data: string, splits?: readonly string[]): Pro
           reportText: reportTextOf(q),
           images: q.images.map((image) => {
             const onDisk = resolveImagePath(image.path, file.baseDir, 'default');
-            return { path: image.path, view: image.view, file: usableImage(onDisk) ? onDisk : null };
+            const problem = imageFileProblem(onDisk);
+            return { path: image.path, view: image.view, file: problem ? null : onDisk, problem };
           }),
         });
       }

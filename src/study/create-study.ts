@@ -4,7 +4,7 @@ import { benchmarkItems, type Benchmark } from '../store/benchmarks.js';
 import type { Store } from '../store/connect.js';
 import { imageContentType } from '../store/images.js';
 import { createStudy, type NewStudyCase, type Study } from '../store/studies.js';
-import { readCaseSet, readImageFile } from './case-source.js';
+import { decodableImage, readCaseSet, readImageFile } from './case-source.js';
 import { sampleCases, type SamplingPlan } from './sample.js';
 
 /** A new study and the cases whose images are missing (the host must see these before inviting anyone). */
@@ -17,7 +17,7 @@ export interface CreatedStudy {
 
 function missingOf(cases: readonly NewStudyCase[]): CreatedStudy['missing'] {
   return cases
-    .map((c) => ({ questionId: c.questionId, paths: c.images.filter((i) => !i.content && !i.sha256).map((i) => i.path) }))
+    .map((c) => ({ questionId: c.questionId, paths: c.images.filter((i) => !i.contentType && !i.sha256).map((i) => (i.problem && i.problem !== 'missing' ? `${i.path} (${i.problem})` : i.path)) }))
     .filter((m) => m.paths.length > 0 || cases.find((c) => c.questionId === m.questionId)!.images.length === 0)
     .map((m) => (m.paths.length > 0 ? m : { ...m, paths: ['(the record lists no image)'] }));
 }
@@ -26,13 +26,15 @@ function missingOf(cases: readonly NewStudyCase[]): CreatedStudy['missing'] {
 export async function createStudyFromSet(store: Store, actor: string, input: { data: string; splits?: string[]; title: string; plan: SamplingPlan }): Promise<CreatedStudy> {
   const set = await readCaseSet(input.data, input.splits);
   const chosen = sampleCases(set.cases.map((c) => c.question.task), input.plan);
-  const cases: NewStudyCase[] = chosen.map((index) => {
+  const cases: NewStudyCase[] = [];
+  for (const index of chosen) {
     const { question: q, images } = set.cases[index]!;
-    return {
+    const checked = await Promise.all(images.map(decodableImage));
+    cases.push({
       questionId: q.id, studyRef: q.studyId, task: q.task, category: q.category ?? '(none)', question: q.text, options: q.options, gold: q.answer, explanation: q.explanation,
-      images: images.map((image) => ({ path: image.path, view: image.view, content: readImageFile(image), contentType: image.file ? imageContentType(image.file) : null })),
-    };
-  });
+      images: checked.map((image) => ({ path: image.path, view: image.view, load: () => readImageFile(image), contentType: image.file ? imageContentType(image.file) : null, problem: image.problem })),
+    });
+  }
   const study = await createStudy(store, actor, { title: input.title, benchmarkId: null, source: set.source, sourceSha256: set.sha256, sampling: { ...input.plan, pool: set.cases.length }, seed: input.plan.seed }, cases);
   return { study, cases: cases.length, pool: set.cases.length, missing: missingOf(cases) };
 }

@@ -12,6 +12,8 @@ export interface ResultItem {
 export interface Rater {
   name: string;
   kind: 'reader' | 'model';
+  /** A model's source: a leaderboard entry of the study's benchmark (public), or a run the host added (not public). */
+  origin?: 'entry' | 'run';
   /** Letter by question id; absent or null: not answered. */
   answers: ReadonlyMap<string, string | null>;
 }
@@ -20,6 +22,7 @@ export interface Rater {
 export interface RaterAccuracy {
   name: string;
   kind: Rater['kind'];
+  origin: Rater['origin'];
   answered: number;
   overall: Estimate;
   byTask: Record<string, Estimate>;
@@ -51,6 +54,7 @@ export function studyResults(items: readonly ResultItem[], raters: readonly Rate
     raters: raters.map((r) => ({
       name: r.name,
       kind: r.kind,
+      origin: r.origin,
       answered: ids.filter((id) => (r.answers.get(id) ?? null) !== null).length,
       overall: accuracyOn(items, r),
       byTask: Object.fromEntries(tasks.map((t) => [t, accuracyOn(byTask.get(t)!, r)])),

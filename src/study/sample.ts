@@ -35,7 +35,11 @@ export function sampleCases(tasks: readonly string[], plan: SamplingPlan): numbe
   const n = Math.min(plan.n, pool.length);
   if (plan.mode === 'random') return seededPermutation(pool.length, plan.seed).slice(0, n).map((i) => pool[i]!.index).sort((a, b) => a - b);
   const byTask = new Map<string, number[]>();
-  for (const c of pool) byTask.set(c.task, [...(byTask.get(c.task) ?? []), c.index]);
+  for (const c of pool) {
+    const members = byTask.get(c.task);
+    if (members) members.push(c.index);
+    else byTask.set(c.task, [c.index]);
+  }
   const strata = [...byTask.entries()].sort(([a], [b]) => a.localeCompare(b));
   const quotas = strata.map(([, members]) => (n * members.length) / pool.length);
   const counts = quotas.map(Math.floor);

@@ -17,17 +17,21 @@ export interface StudyReport {
  * Readers (current answers; revoked readers left out) and models (runs added to the study, and the verified
  * entries of its benchmark) on the study's items, with accuracy, agreement and time per case.
  */
-export async function studyReport(store: Store, study: Study): Promise<StudyReport> {
+export async function studyReport(store: Store, study: Study, options: { models?: boolean } = {}): Promise<StudyReport> {
   const items = await studyItems(store, study.id);
   const idAt = new Map(items.map((i) => [i.position, i.question_id]));
+  // Models are read from their files (entries: every stored submission): only when results are shown.
+  const withModels = options.models ?? true;
   const [readers, answers, times, models, entries] = await Promise.all([
-    studyReaders(store, study.id), studyAnswers(store, study.id), caseTimes(store, study.id), studyModels(store, study.id),
-    study.benchmark_id ? entryAnswers(store, study.benchmark_id, items) : Promise.resolve([]),
+    studyReaders(store, study.id), studyAnswers(store, study.id), caseTimes(store, study.id), withModels ? studyModels(store, study.id) : Promise.resolve([]),
+    withModels && study.benchmark_id ? entryAnswers(store, study.benchmark_id, items) : Promise.resolve([]),
   ]);
   const active = readers.filter((r) => !r.revoked_at);
   const readerRaters: Rater[] = active.map((r) => ({ name: r.name, kind: 'reader', answers: new Map(answers.filter((a) => a.reader_id === r.id).map((a) => [idAt.get(a.position)!, a.answer])) }));
-  const modelRaters: Rater[] = [...models, ...entries.filter((e) => !models.some((m) => m.name === e.name))]
-    .map((m) => ({ name: m.name, kind: 'model', answers: m.answers instanceof Map ? m.answers : new Map(Object.entries(m.answers)) }));
+  const modelRaters: Rater[] = [
+    ...models.map((m): Rater => ({ name: m.name, kind: 'model', origin: 'run', answers: new Map(Object.entries(m.answers)) })),
+    ...entries.filter((e) => !models.some((m) => m.name === e.name)).map((e): Rater => ({ name: e.name, kind: 'model', origin: 'entry', answers: e.answers })),
+  ];
   const raters = [...readerRaters, ...modelRaters];
   return {
     items,
@@ -47,7 +51,19 @@ export function answerKeyLines(items: readonly StudyItem[]): string {
   return items.map((i) => JSON.stringify({ id: i.question_id, answer: i.gold, task: i.task })).join('\n') + '\n';
 }
 
-/** A file name for a rater's export: lowercase letters, digits and dashes. */
-export function exportName(rater: Pick<Rater, 'name' | 'kind'>): string {
-  return `${rater.kind}-${rater.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'unnamed'}.jsonl`;
+/**
+ * File names for the raters' exports, one per rater in order: `<kind>-<name>` in lowercase letters, digits and
+ * dashes, numbered when two names come out alike ("Dr. A" and "Dr A") or a name has no such letters at all — no
+ * export ever overwrites another.
+ */
+export function exportNames(raters: readonly Pick<Rater, 'name' | 'kind'>[]): string[] {
+  const taken = new Set<string>(['key']);
+  return raters.map((rater, i) => {
+    const slug = rater.name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const base = `${rater.kind}-${slug || String(i + 1)}`;
+    let name = base;
+    for (let k = 2; taken.has(name); k++) name = `${base}-${k}`;
+    taken.add(name);
+    return `${name}.jsonl`;
+  });
 }

@@ -9,7 +9,7 @@ import { listStudies, setStudyState, studyById, studyItems, type Study } from '.
 import type { Store } from '../../store/connect.js';
 import { createStudyFromSet } from '../../study/create-study.js';
 import { lettersOn } from '../../study/model-answers.js';
-import { answerFileLines, answerKeyLines, exportName, studyReport } from '../../study/study-report.js';
+import { answerFileLines, answerKeyLines, exportNames, studyReport } from '../../study/study-report.js';
 import { wholeNumber } from '../option-parsers.js';
 import { DATA_DIR_HELP, withStore } from './board.js';
 
@@ -32,10 +32,10 @@ export function registerStudy(program: Command): void {
     .argument('<data>', 'question set: ReXVQA folder, JSONL file or folder (e.g. a split of a generated set)')
     .requiredOption('--title <text>', 'title readers and results show')
     .option('--split <name>', 'only this split (default: every split)')
-    .option('--n <count>', 'cases to draw', wholeNumber('--n', 1), 200)
+    .option('--n <count>', 'cases to draw', wholeNumber('--n', 1, 1_000_000), 200)
     .option('--mode <mode>', 'stratified (each task in proportion) | random', 'stratified')
     .option('--task <name>', 'only questions of this task')
-    .option('--seed <n>', 'seed of the sample (recorded with the study)', wholeNumber('--seed', 0), 0)
+    .option('--seed <n>', 'seed of the sample (recorded with the study), 0 to 2147483647', wholeNumber('--seed', 0, 2 ** 31 - 1), 0)
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (data: string, opts: { title: string; split?: string; n: number; mode: string; task?: string; seed: number; dataDir: string }) => {
       if (opts.mode !== 'stratified' && opts.mode !== 'random') throw new CxrError('bad-option', `--mode ${opts.mode}: expected stratified or random`);
@@ -117,7 +117,8 @@ export function registerStudy(program: Command): void {
       const report = await studyReport(store, await existingStudy(store, id));
       mkdirSync(opts.out, { recursive: true });
       writeAtomic(join(opts.out, 'key.jsonl'), answerKeyLines(report.items));
-      for (const rater of report.raters) writeAtomic(join(opts.out, exportName(rater)), answerFileLines(report.items, rater));
-      process.stdout.write(`${report.raters.length + 1} file(s) in ${opts.out}: key.jsonl, ${report.raters.map(exportName).join(', ')}\nCompare: cxrbench agreement ${join(opts.out, '*-*.jsonl')} --gold ${join(opts.out, 'key.jsonl')}\n`);
+      const files = exportNames(report.raters);
+      report.raters.forEach((rater, i) => writeAtomic(join(opts.out, files[i]!), answerFileLines(report.items, rater)));
+      process.stdout.write(`${report.raters.length + 1} file(s) in ${opts.out}: key.jsonl, ${files.join(', ')}\nCompare: cxrbench agreement ${join(opts.out, '*-*.jsonl')} --gold ${join(opts.out, 'key.jsonl')}\n`);
     }));
 }

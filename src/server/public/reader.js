@@ -18,7 +18,7 @@
   function elapsed() { return Math.round(shownMs + (since === null ? 0 : performance.now() - since)); }
   document.addEventListener('visibilitychange', function () {
     if (document.visibilityState === 'visible') since = performance.now();
-    else { if (since !== null) shownMs += performance.now() - since; since = null; save(true); }
+    else { if (since !== null) shownMs += performance.now() - since; since = null; save(true, false); }
   });
 
   function chosen(name) {
@@ -27,10 +27,12 @@
   }
   var lastSent = -1;
   var pending = null;
-  function save(beacon) {
+  // A choice sends the answer; the timer and leaving the page send only the time (answer null). Otherwise a tab
+  // left open would re-send its old choice every few seconds and undo a newer one made in another tab or device.
+  function save(beacon, withAnswer) {
     if (locked) return;
-    var answer = chosen('answer');
-    var confidence = chosen('confidence');
+    var answer = withAnswer ? chosen('answer') : null;
+    var confidence = withAnswer ? chosen('confidence') : null;
     var body = JSON.stringify({ position: position, answer: answer, confidence: confidence === null ? null : Number(confidence), visitId: visitId, elapsedMs: elapsed(), clientAt: new Date().toISOString() });
     lastSent = elapsed();
     var request = fetch(saveUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: body, keepalive: !!beacon, credentials: 'same-origin' });
@@ -45,9 +47,9 @@
     return pending;
   }
 
-  form.addEventListener('change', function () { save(false); });
+  form.addEventListener('change', function () { save(false, true); });
   // The time on the case is kept every few seconds while it is open.
-  setInterval(function () { if (document.visibilityState === 'visible' && elapsed() - lastSent >= 5000) save(false); }, 1000);
+  setInterval(function () { if (document.visibilityState === 'visible' && elapsed() - lastSent >= 5000) save(false, false); }, 1000);
   form.addEventListener('submit', function () { form.elements.namedItem('elapsed').value = String(elapsed()); });
 
   function choose(name, value) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CxrError } from '../../core/errors.js';
 import { checkLogin, createSession, createToken, createUser, endSession, listTokens, newInviteCode, revokeToken } from '../../store/accounts.js';
+import { studiesOfAccount } from '../../store/study-readers.js';
 import { csrfOk, requireCaller, SESSION_COOKIE, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { html, type Html } from '../views/html.js';
@@ -86,8 +87,9 @@ export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void 
 
   const accountPage = async (request: FastifyRequest & { caller: NonNullable<FastifyRequest['caller']> }, reply: FastifyReply, fresh: { name: string; token: string } | null, invite: string | null = null) => {
     const viewer = viewerOf(request)!;
-    const tokens = await listTokens(ctx.store, request.caller.user.id);
+    const [tokens, studies] = await Promise.all([listTokens(ctx.store, request.caller.user.id), studiesOfAccount(ctx.store, request.caller.user.id)]);
     return page(reply, request, 'Account', html`<h1>Account</h1><p>${request.caller.user.email} · team ${request.caller.user.team_name ?? '—'}</p>
+${studies.length > 0 ? html`<h2>Reader studies you are invited to</h2><ul id="my-studies">${studies.map((st) => html`<li><a href="/read/${st.id}">${st.title}</a> <span class="meta">${st.revoked_at ? 'invitation withdrawn' : st.state === 'closed' ? 'closed' : st.submitted_at ? 'submitted' : 'open'}</span></li>`)}</ul>` : ''}
 ${fresh ? html`<div class="token" role="status"><p>New token "${fresh.name}" — copy it now, it is not shown again:</p><code id="new-token">${fresh.token}</code></div>` : ''}
 <h2>API tokens</h2><table class="board" id="tokens"><thead><tr><th>Name</th><th>Starts with</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>
 ${tokens.map((t) => html`<tr><td>${t.name}</td><td><code>${t.prefix}…</code></td><td>${t.created_at.slice(0, 10)}</td><td>${t.last_used_at?.slice(0, 16).replace('T', ' ') ?? '—'}</td>

@@ -3,9 +3,9 @@ import { CxrError } from '../../core/errors.js';
 import { accuracyBarSpec, kappaHeatmapSpec, renderSvg } from '../../report/charts.js';
 import { benchmarkBySlug, listBenchmarks } from '../../store/benchmarks.js';
 import { inviteAccount, inviteByLink, revokeReader } from '../../store/study-readers.js';
-import { dropCasesWithoutImages, listStudies, setStudySettings, setStudyState, studyById, type Study } from '../../store/studies.js';
+import { dropCasesWithoutImages, listStudies, setStudySettings, setStudyState, studyById, studyItems, type Study } from '../../store/studies.js';
 import { createStudyFromBenchmark } from '../../study/create-study.js';
-import { answerFileLines, answerKeyLines, exportName, studyReport } from '../../study/study-report.js';
+import { answerFileLines, answerKeyLines, exportNames, studyReport } from '../../study/study-report.js';
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { html, type Html } from '../views/html.js';
@@ -42,8 +42,8 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
     if (!study) void page(reply, request, 'Not found', html`<h1>No such study</h1>`, 404);
     return study;
   };
-  const showStudy = async (request: FastifyRequest, reply: FastifyReply, study: Study, fresh: { name: string; link: string } | null = null, message: Html | null = null, status = 200) =>
-    page(reply, request, study.title, studyPage(study, await studyReport(ctx.store, study), viewerOf(request)!.csrf, fresh, message), status);
+  const showStudy = async (request: FastifyRequest, reply: FastifyReply, study: Study, fresh: { name: string; link: string; account?: string } | null = null, message: Html | null = null, status = 200) =>
+    page(reply, request, study.title, studyPage(study, await studyReport(ctx.store, study, { models: false }), viewerOf(request)!.csrf, fresh, message), status);
 
   app.get('/studies', async (request, reply) => {
     if (!admin(request, reply)) return reply;
@@ -62,7 +62,7 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
     if (!Number.isInteger(n) || n < 1 || n > 100_000) return again('Cases: a whole number from 1 to 100000.');
     if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31 - 1) return again('Seed: a whole number from 0 to 2147483647.');
     const task = form.task?.trim() || null;
-    if (task !== null && !(task in TASK_SHORT)) return again('Task: choose one from the list.');
+    if (task !== null && !Object.hasOwn(TASK_SHORT, task)) return again('Task: choose one from the list.');
     try {
       const created = await createStudyFromBenchmark(ctx.store, request.caller!.user.email, benchmark, { title: form.title ?? '', plan: { mode: form.mode === 'random' ? 'random' : 'stratified', n, task, seed } });
       return reply.redirect(`/studies/${created.study.id}`, 303);
@@ -83,14 +83,13 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
     const form = request.body ?? {};
     try {
       if (study.state === 'closed') throw new CxrError('conflict', 'the study is closed');
-      const report = await studyReport(ctx.store, study);
-      if (report.items.some((i) => i.missing_images > 0)) throw new CxrError('conflict', 'some cases have missing images: settle that before inviting readers');
+      if ((await studyItems(ctx.store, study.id)).some((i) => i.missing_images > 0)) throw new CxrError('conflict', 'some cases have missing images: settle that before inviting readers');
+      const origin = ctx.options.publicUrl ?? `${request.protocol}://${request.host}`;
       if (form.email?.trim()) {
-        await inviteAccount(ctx.store, request.caller!.user.email, study.id, form.email, form.name ?? '');
-        return reply.redirect(`/studies/${study.id}`, 303);
+        const reader = await inviteAccount(ctx.store, request.caller!.user.email, study.id, form.email, form.name ?? '');
+        return showStudy(request, reply, study, { name: reader.name, link: `${origin}/read/${study.id}`, account: form.email.trim() });
       }
       const { reader, token } = await inviteByLink(ctx.store, request.caller!.user.email, study.id, form.name ?? '');
-      const origin = `${request.protocol}://${request.host}`;
       return showStudy(request, reply, study, { name: reader.name, link: `${origin}/r/${token}` });
     } catch (error) {
       if (error instanceof CxrError) return showStudy(request, reply, study, null, problem(error.message), 400);
@@ -141,7 +140,9 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
     const study = await hostStudy(request, reply, false);
     if (!study) return reply;
     const report = await studyReport(ctx.store, study);
-    const table = request.query.task ? report.results.agreementByTask[request.query.task] : report.results.agreement;
+    const task = request.query.task;
+    // Own keys only: "constructor" or "__proto__" name no task.
+    const table = task ? (Object.hasOwn(report.results.agreementByTask, task) ? report.results.agreementByTask[task] : undefined) : report.results.agreement;
     if (!table) return reply.code(404).send({ error: 'not-found', message: 'no such task in this study' });
     return reply.type('image/svg+xml').header('cache-control', 'no-store').send(await renderSvg(kappaHeatmapSpec(report.raters.map((r) => r.name), table.cohen)));
   });
@@ -160,7 +161,7 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
     const report = await studyReport(ctx.store, study);
     const name = request.params.file;
     const body = name === 'key.jsonl' ? answerKeyLines(report.items) : (() => {
-      const rater = report.raters.find((r) => exportName(r) === name);
+      const rater = report.raters[exportNames(report.raters).indexOf(name)];
       return rater ? answerFileLines(report.items, rater) : null;
     })();
     if (body === null) return reply.code(404).send({ error: 'not-found', message: `no export ${name.slice(0, 80)}` });

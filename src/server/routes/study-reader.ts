@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CxrError } from '../../core/errors.js';
@@ -115,9 +115,11 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     const confidence = /^[1-5]$/.test(form.confidence ?? '') ? Number(form.confidence) : null;
     if (form.answer !== undefined && answer === null) return showCase(request, reply, `"${String(form.answer).slice(0, 20)}" is not one of the options A–D.`, 400);
     const locked = lockReason(study, reader);
+    // A changed answer on a locked study is refused aloud, not dropped while the reader moves on.
+    if (locked && answer !== null && answer !== answers.get(item.position)?.answer) return showCase(request, reply, `Not saved: ${locked}`, 409);
     if (!locked && (answer !== null || form.elapsed)) {
       try {
-        await saveAnswer(ctx.store, reader, { position: item.position, answer, confidence, visitId: /^[A-Za-z0-9-]{8,64}$/.test(form.visit ?? '') ? form.visit! : 'form-post', elapsedMs: Math.min(Math.max(Number(form.elapsed) || 0, 0), 7 * 86400_000), clientAt: null });
+        await saveAnswer(ctx.store, reader, { position: item.position, answer, confidence, visitId: /^[A-Za-z0-9-]{8,64}$/.test(form.visit ?? '') ? form.visit! : randomUUID(), elapsedMs: Math.min(Math.max(Number(form.elapsed) || 0, 0), 7 * 86400_000), clientAt: null });
       } catch (error) {
         if (error instanceof CxrError) return showCase(request, reply, error.message, 409);
         throw error;
@@ -171,7 +173,7 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     if (!found) return reply;
     if (found.study.state !== 'closed') return page(reply, request, 'Not yet', html`<h1>Not yet</h1><p>The reference answers are shown when the host closes the study.</p>`, 403);
     const { order, answers } = await readerState(ctx, found.reader, found.study);
-    return page(reply, request, `Your results · ${found.study.title}`, readerResultsPage(found.study, order.map((item: StudyItem, i) => ({ k: i + 1, item, answer: answers.get(item.position)?.answer ?? null }))));
+    return page(reply, request, `Your results · ${found.study.title}`, readerResultsPage(found.study, order.map((item: StudyItem, i) => ({ k: i + 1, item, answer: answers.get(item.position)?.answer ?? null })), found.study.benchmark_id === null));
   });
 
   app.get<{ Params: { id: string; sha: string } }>('/read/:id/img/:sha', async (request, reply) => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LETTERS } from '../../core/question.js';
 import type { StudyAnswer } from '../../store/study-answers.js';
 import type { StoredView, Study, StudyItem } from '../../store/studies.js';
@@ -40,7 +41,7 @@ export function casePage(c: ReaderCase): Html {
 ${c.locked ? html`<p class="notice" role="status">${c.locked}</p>` : ''}${c.error ? html`<p class="problems" role="alert" id="answer-error">${c.error}</p>` : ''}
 <div class="case">${viewerFigures(`${base}/img`, c.views)}
 <form method="post" action="${base}/case/${c.k}" id="answer-form" class="answer"${attributes({ 'data-save': `${base}/api/save`, 'data-csrf': c.csrf, 'data-position': c.item.position, 'data-locked': disabled ? 'true' : undefined })}>
-<input type="hidden" name="_csrf" value="${c.csrf}"><input type="hidden" name="visit" value=""><input type="hidden" name="elapsed" value="0">
+<input type="hidden" name="_csrf" value="${c.csrf}"><input type="hidden" name="visit" value="${randomUUID()}"><input type="hidden" name="elapsed" value="0">
 <fieldset class="options"${attributes({ 'aria-describedby': c.error ? 'answer-error' : undefined })}><legend class="question">${c.item.question}</legend>
 ${options.map((text, i) => html`<label class="option"><input${attributes({ type: 'radio', name: 'answer', value: LETTERS[i]!, required: true, checked: c.answer?.answer === LETTERS[i], disabled })}> <span class="letter">${LETTERS[i]!}.</span> ${text}</label>`)}
 </fieldset>
@@ -76,10 +77,14 @@ ${submittedAt ? html`<p class="notice" role="status">Submitted on ${submittedAt.
 <p>${missing > 0 ? `${missing} case(s) still need an answer.` : 'Every case has an answer. Submitting locks your answers.'}</p><button${attributes({ id: 'submit-my-answers', disabled: missing > 0 })}>Submit my answers</button></form>`}`;
 }
 
-/** After the study closes: the reader's answers beside the reference answer and its explanation. */
-export function readerResultsPage(study: Pick<Study, 'title'>, rows: { k: number; item: StudyItem; answer: string | null }[]): Html {
+/**
+ * After the study closes: the reader's score, and their answers beside the reference and its explanation — unless
+ * the cases come from a board benchmark, whose gold answers are hidden test labels: then the score only.
+ */
+export function readerResultsPage(study: Pick<Study, 'title'>, rows: { k: number; item: StudyItem; answer: string | null }[], revealReference: boolean): Html {
   const correct = rows.filter((r) => r.answer === r.item.gold).length;
   return html`<h1>${study.title}: your answers</h1><p id="my-score">You answered ${correct} of ${rows.length} correctly.</p>
-<table class="board"><thead><tr><th>Case</th><th>Question</th><th>Yours</th><th>Reference</th><th>Explanation</th></tr></thead><tbody>
-${rows.map((r) => html`<tr><td>${r.k}</td><td>${r.item.question}</td><td>${r.answer ?? '—'}</td><td>${r.item.gold}</td><td>${r.item.explanation ?? ''}</td></tr>`)}</tbody></table>`;
+${revealReference ? html`<table class="board"><thead><tr><th>Case</th><th>Question</th><th>Yours</th><th>Reference</th><th>Explanation</th></tr></thead><tbody>
+${rows.map((r) => html`<tr><td>${r.k}</td><td>${r.item.question}</td><td>${r.answer ?? '—'}</td><td>${r.item.gold}</td><td>${r.item.explanation ?? ''}</td></tr>`)}</tbody></table>`
+    : html`<p class="help" id="reference-withheld">The cases come from a benchmark whose answers are kept hidden (models are still being tested on them), so the reference answers are not shown case by case.</p>`}`;
 }

@@ -1,6 +1,6 @@
 import type { Benchmark } from '../../store/benchmarks.js';
 import type { StudyReport } from '../../study/study-report.js';
-import { exportName } from '../../study/study-report.js';
+import { exportNames } from '../../study/study-report.js';
 import type { Study } from '../../store/studies.js';
 import type { StudyResults } from '../../study/results.js';
 import { attributes, html, plural, type Html } from './html.js';
@@ -29,7 +29,7 @@ ${studies.length === 0 ? html`<p class="empty">No study yet.</p>` : ''}
 }
 
 /** One study for its host: what is missing, who reads, and the controls (open, close, invite, revoke). */
-export function studyPage(study: Study, report: StudyReport, csrf: string, fresh: { name: string; link: string } | null, message: Html | null): Html {
+export function studyPage(study: Study, report: StudyReport, csrf: string, fresh: { name: string; link: string; account?: string } | null, message: Html | null): Html {
   const missing = report.items.filter((i) => i.missing_images > 0);
   const sampling = JSON.parse(study.sampling_json) as { mode?: string; n?: number; task?: string | null; seed?: number; pool?: number };
   const expires = study.invites_expire_at ? study.invites_expire_at.slice(0, 16) : '';
@@ -38,9 +38,11 @@ export function studyPage(study: Study, report: StudyReport, csrf: string, fresh
 <dt>Sample</dt><dd>${plural(report.items.length, 'case')} of ${sampling.pool ?? '?'} · ${sampling.mode ?? '?'}${sampling.task ? ` · only ${sampling.task}` : ''} · seed ${String(study.seed)}</dd>
 <dt>After submitting</dt><dd>${study.allow_edits ? 'readers may still change answers' : 'answers are locked'}</dd><dt>Links expire</dt><dd>${study.invites_expire_at ? `${expires.replace('T', ' ')} UTC` : 'never'}</dd></dl>
 ${missing.length > 0 ? html`<div class="problems" role="alert" id="missing-images"><p><strong>${plural(missing.length, 'case')} ${missing.length === 1 ? 'has' : 'have'} missing images</strong> — readers cannot be invited until this is settled. Add the files and create the study again, or remove these cases.</p>
-<ul>${missing.slice(0, 50).map((i) => html`<li><code>${i.question_id}</code>: ${(JSON.parse(i.images_json) as { path: string; sha256: string | null }[]).filter((v) => !v.sha256).map((v) => v.path).join(', ') || 'the record lists no image'}</li>`)}</ul>${missing.length > 50 ? html`<p>… and ${missing.length - 50} more.</p>` : ''}
+<ul>${missing.slice(0, 50).map((i) => html`<li><code>${i.question_id}</code>: ${(JSON.parse(i.images_json) as { path: string; sha256: string | null; problem?: string }[]).filter((v) => !v.sha256).map((v) => (v.problem && v.problem !== 'missing' ? `${v.path} (${v.problem})` : v.path)).join(', ') || 'the record lists no image'}</li>`)}</ul>${missing.length > 50 ? html`<p>… and ${missing.length - 50} more.</p>` : ''}
 ${study.state === 'draft' ? html`<form method="post" action="/studies/${study.id}/drop-missing">${csrfField(csrf)}<button>Remove the ${plural(missing.length, 'case')} without images</button></form>` : ''}</div>` : ''}
-${fresh ? html`<div class="token" role="status"><p>Reading link for ${fresh.name} — send it to them; it is not shown again (revoke it and make a new one if it is lost):</p><code id="new-link">${fresh.link}</code></div>` : ''}
+${fresh ? (fresh.account
+    ? html`<div class="token" role="status"><p>${fresh.name} (${fresh.account}) is invited: they read at this address when signed in, and see the study on their account page:</p><code id="new-link">${fresh.link}</code></div>`
+    : html`<div class="token" role="status"><p>Reading link for ${fresh.name} — send it to them; it is not shown again (revoke it and make a new one if it is lost):</p><code id="new-link">${fresh.link}</code></div>`) : ''}
 <div class="actions">${study.state === 'draft' ? html`<form method="post" action="/studies/${study.id}/state" class="inline">${csrfField(csrf)}<input type="hidden" name="action" value="open"><button${attributes({ disabled: missing.length > 0 })}>Open the study for reading</button></form>` : ''}
 ${study.state === 'open' ? html`<form method="post" action="/studies/${study.id}/state" class="inline">${csrfField(csrf)}<input type="hidden" name="action" value="close"><button>Close the study (answers freeze; readers see the reference)</button></form>` : ''}
 <a href="/studies/${study.id}/results" id="results-link">Results</a></div>
@@ -62,10 +64,16 @@ function estimate(e: { value: number; lo: number; hi: number }): Html {
   return html`${pct(e.value)}<span class="ci"> ${pct(e.lo)}–${pct(e.hi)}</span>`;
 }
 
-/** Readers (marked human) and models on exactly the study's items: accuracy with Wilson 95% intervals per task. */
-export function ratersTable(results: StudyResults, id = 'raters'): Html {
+/**
+ * Readers (marked human) and models on exactly the study's items: accuracy with Wilson 95% intervals per task.
+ * The public variant (the leaderboard page) shows readers and the benchmark's entries only, and no cell of fewer
+ * than `minCell` cases: a small cell of hidden test items would tell which of them an entry got right.
+ */
+export function ratersTable(results: StudyResults, id = 'raters', publicView: { minCell: number } | null = null): Html {
+  const raters = publicView ? results.raters.filter((r) => r.kind === 'reader' || r.origin === 'entry') : results.raters;
+  const cell = (e: StudyResults['raters'][number]['overall']) => (publicView && e.n < publicView.minCell ? html`<span class="ci" title="fewer than ${publicView.minCell} cases: not shown">n=${e.n}</span>` : html`${estimate(e)} <span class="ci">n=${e.n}</span>`);
   return html`<div class="table-scroll"><table class="board" id="${id}"><thead><tr><th>Rater</th><th class="num">Answered</th><th class="num">Overall %</th>${results.tasks.map((t) => html`<th class="num">${TASK_SHORT[t] ?? t} %</th>`)}</tr></thead><tbody>
-${results.raters.map((r) => html`<tr class="${r.kind}"><td>${r.name}${r.kind === 'reader' ? html` <span class="badge human" title="a person who read the cases">human</span>` : ''}</td><td class="num">${r.answered} / ${results.items}</td><td class="num">${estimate(r.overall)}</td>${results.tasks.map((t) => html`<td class="num">${estimate(r.byTask[t]!)} <span class="ci">n=${r.byTask[t]!.n}</span></td>`)}</tr>`)}
+${raters.map((r) => html`<tr class="${r.kind}"><td>${r.name}${r.kind === 'reader' ? html` <span class="badge human" title="a person who read the cases">human</span>` : ''}</td><td class="num">${r.answered} / ${results.items}</td><td class="num">${publicView && r.overall.n < publicView.minCell ? cell(r.overall) : estimate(r.overall)}</td>${results.tasks.map((t) => html`<td class="num">${cell(r.byTask[t]!)}</td>`)}</tr>`)}
 </tbody></table></div>`;
 }
 
@@ -91,5 +99,5 @@ ${names.length >= 2 ? html`<figure><img src="${base}/kappa.svg" alt="Heatmap of 
 ${kappaTable(names, r.agreement.cohen, r.agreement.pairN, 'All cases')}
 <h3>Per task</h3><div class="kappa-grid">${r.tasks.map((t) => html`<div class="kappa-task"><h4>${t}</h4><figure><img src="${base}/kappa.svg?task=${encodeURIComponent(t)}" alt="Kappa heatmap for ${t} (the numbers are in the table below it)"></figure>${kappaTable(names, r.agreementByTask[t]!.cohen, r.agreementByTask[t]!.pairN, t)}</div>`)}</div>` : html`<p class="empty">Agreement needs at least two raters.</p>`}
 <h2>Exports</h2><p class="help">Answer files <code>{id, answer}</code>, one per rater, and the key <code>{id, answer, task}</code>; compare them with <code>cxrbench agreement reader-*.jsonl model-*.jsonl --gold key.jsonl</code>.</p>
-<ul id="exports"><li><a href="/studies/${study.id}/export/key.jsonl">key.jsonl</a> (reference answers)</li>${report.raters.map((x) => html`<li><a href="/studies/${study.id}/export/${exportName(x)}">${exportName(x)}</a></li>`)}</ul>`;
+<ul id="exports"><li><a href="/studies/${study.id}/export/key.jsonl">key.jsonl</a> (reference answers)</li>${exportNames(report.raters).map((file) => html`<li><a href="/studies/${study.id}/export/${file}">${file}</a></li>`)}</ul>`;
 }
