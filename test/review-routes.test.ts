@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { createReviewQueue } from '../src/review/create-queue.js';
-import { reviewItems, reviewViewsOf } from '../src/store/reviews.js';
+import { editableText } from '../src/review/edit.js';
+import { queueState } from '../src/review/queue-state.js';
+import { createReviewVersion } from '../src/review/version.js';
+import { reviewItems, reviewQueueById, reviewViewsOf } from '../src/store/reviews.js';
 import { DIALECTS, demoBoard, lazyCluster } from './helpers/board.js';
+import { crawl } from './helpers/crawl.js';
 import { reviewAccounts, signIn } from './helpers/review.js';
 
 const cluster = lazyCluster();
@@ -117,6 +121,186 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([ruled.statusCode, ruled.headers.location], [303, `${base}/report`]);
       const row = await store.db.selectFrom('review_decisions').select(['adjudication', 'decision', 'reason', 'note']).where('queue_id', '=', queue.id).where('position', '=', benFirst).executeTakeFirstOrThrow();
       assert.deepEqual(row, { adjudication: 1, decision: 'reject', reason: 'other', note: 'seen twice' });
+    } finally {
+      await board.close();
+    }
+  });
+}
+
+/** The reviewers' decisions on the demo valid split's six items as the form sends them, by the test's plan. */
+const editForm = (csrf: string, record: Record<string, unknown>, change: Partial<{ question: string; options: string[]; explanation: string }>, fields: Record<string, string> = {}) => {
+  const text = { ...editableText(record), ...change };
+  return form(csrf, { decision: 'edit', edit_question: text.question, edit_a: text.options[0]!, edit_b: text.options[1]!, edit_c: text.options[2]!, edit_d: text.options[3]!, edit_answer: text.answer, edit_explanation: text.explanation, ...fields });
+};
+
+for (const dialect of DIALECTS) {
+  test(`review routes (${dialect}): disagreement is never resolved silently — accept vs edit, different edits and reject vs accept are disputed, listed on the report with the reason and a link to adjudicate; identical edits are edited`, { timeout: 120_000 }, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    const { app, store } = board;
+    try {
+      await reviewAccounts(store, ['ana', 'ben']);
+      const { queue } = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Disputes', reviewersPerItem: 2, reviewers: ['ana@lab.org', 'ben@lab.org'] });
+      const records = (await reviewItems(store, queue.id)).map((i) => JSON.parse(i.record_json) as Record<string, unknown>);
+      const base = `/reviews/${queue.id}`;
+      const ana = await signIn(app, 'ana@lab.org');
+      const ben = await signIn(app, 'ben@lab.org');
+      const admin = await signIn(app, 'admin@lab.org');
+      const post = (who: { cookie: string }, url: string, payload: Record<string, string>) => app.inject({ method: 'POST', url, headers: { cookie: who.cookie }, payload });
+      // Item k: ana's form, ben's form.
+      const plan: [Record<string, string>, Record<string, string>][] = [
+        [form(ana.csrf), editForm(ben.csrf, records[0]!, { question: 'Is the heart enlarged on this radiograph?' })],
+        [editForm(ana.csrf, records[1]!, { question: 'Ana rewrote this question?' }), editForm(ben.csrf, records[1]!, { question: 'Ben rewrote this question?' })],
+        [form(ana.csrf, { decision: 'reject', reason: 'clinical-validity' }), form(ben.csrf)],
+        [editForm(ana.csrf, records[3]!, { explanation: 'Both reviewers wrote this same explanation.' }), editForm(ben.csrf, records[3]!, { explanation: '  Both reviewers wrote this same explanation. ' })],
+        [form(ana.csrf), form(ben.csrf)],
+        [form(ana.csrf, { decision: 'reject', reason: 'several-valid-answers' }), editForm(ben.csrf, records[5]!, { question: 'Ben only edits this one?' })],
+      ];
+      for (const [k, [a, b]] of plan.entries()) {
+        for (const [who, payload] of [[ana, a], [ben, b]] as const) assert.equal((await post(who, `${base}/items/${k + 1}`, payload)).statusCode, 303, `item ${k + 1}`);
+      }
+      const state = await queueState(store, (await reviewQueueById(store, queue.id))!);
+      assert.deepEqual(state.resolved.map((r) => [r.status, r.dispute]), [
+        ['disputed', 'accept vs edit'], ['disputed', 'different edits'], ['disputed', 'reject vs accept'], ['edited', null], ['accepted', null], ['disputed', 'reject vs edit'],
+      ]);
+      assert.equal(state.resolved[3]!.record.correct_answer_explanation, 'Both reviewers wrote this same explanation.');
+      assert.deepEqual([state.resolved[0]!.record, state.resolved[1]!.record], [records[0], records[1]], 'a disputed item stands as queued: no edit goes in on one reviewer\'s word');
+
+      const report = await app.inject({ url: `${base}/report`, headers: { cookie: admin.cookie } });
+      assert.equal(report.statusCode, 200);
+      const rows = [...report.body.matchAll(/<tr><td class="num">(\d+)<\/td><td>[^]*?<td class="dispute">([^<]+)<\/td><td>([^<]*)<\/td><td><a href="([^"]+)" aria-label="Adjudicate item \d+">Adjudicate<\/a><\/td><\/tr>/g)].map((m) => [m[1], m[2], m[3], m[4]]);
+      assert.deepEqual(rows, [
+        ['1', 'accept vs edit', 'Ana: accept; Ben: edit', `${base}/items/1`],
+        ['2', 'different edits', 'Ana: edit; Ben: edit', `${base}/items/2`],
+        ['3', 'reject vs accept', 'Ana: reject (clinical-validity); Ben: accept', `${base}/items/3`],
+        ['6', 'reject vs edit', 'Ana: reject (several-valid-answers); Ben: edit', `${base}/items/6`],
+      ]);
+      assert.match(report.body, /<th>Disagreement<\/th>/);
+      // Accepted, edited, retired, disputed, pending.
+      assert.deepEqual([...report.body.matchAll(/<tr><td>[^<]+<\/td><td class="num">(\d+)<\/td><td class="num">[\d.—]+<\/td><\/tr>/g)].map((m) => m[1]).slice(0, 5), ['1', '1', '0', '4', '0']);
+
+      // The adjudication page shows both edits; the admin's edit settles the item and it leaves the list.
+      const adjudicate = await app.inject({ url: `${base}/items/2`, headers: { cookie: admin.cookie } });
+      assert.ok(adjudicate.body.includes('Ana rewrote this question?') && adjudicate.body.includes('Ben rewrote this question?'));
+      const ruled = await post(admin, `${base}/items/2`, editForm(admin.csrf, records[1]!, { question: 'The admin settles this question?' }));
+      assert.deepEqual([ruled.statusCode, ruled.headers.location], [303, `${base}/report`]);
+      const after = await app.inject({ url: `${base}/report`, headers: { cookie: admin.cookie } });
+      assert.deepEqual([...after.body.matchAll(/aria-label="Adjudicate item (\d+)"/g)].map((m) => m[1]), ['1', '3', '6']);
+      const version = await createReviewVersion(store, 'admin@lab.org', queue.id, { disputed: 'retire', pending: 'keep' });
+      assert.deepEqual(version.items.map((x) => [x.status, x.included, x.dispute, String(x.record.question).slice(0, 32)]), [
+        ['disputed', false, 'accept vs edit', String(records[0]!.question).slice(0, 32)],
+        ['edited', true, null, 'The admin settles this question?'],
+        ['disputed', false, 'reject vs accept', String(records[2]!.question).slice(0, 32)],
+        ['edited', true, null, String(records[3]!.question).slice(0, 32)],
+        ['accepted', true, null, String(records[4]!.question).slice(0, 32)],
+        ['disputed', false, 'reject vs edit', String(records[5]!.question).slice(0, 32)],
+      ]);
+    } finally {
+      await board.close();
+    }
+  });
+
+  test(`review routes (${dialect}): the second reviewer of a shared item never sees the first one's decision, ratings, note, category or edited text on any page they can reach`, { timeout: 120_000 }, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    const { app, store } = board;
+    try {
+      await reviewAccounts(store, ['ana', 'ben']);
+      const { queue } = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Blind second opinion', reviewersPerItem: 2, reviewers: ['ana@lab.org', 'ben@lab.org'] });
+      const items = await reviewItems(store, queue.id);
+      const base = `/reviews/${queue.id}`;
+      const ana = await signIn(app, 'ana@lab.org');
+      const ben = await signIn(app, 'ben@lab.org');
+      // Ana decides every item first, with text found nowhere else: edits on even items, rejections with a note on odd ones.
+      const marks = ['Zanzibarquux', 'Ana-note-Qwyxx', 'AnaCategoryVrrb'];
+      for (const item of items) {
+        const k = item.position + 1;
+        const fields = { clinical_quality: '1', explanation_clarity: '2', factual_correctness: '1', image_alignment: '2', difficulty: 'hard', category: `AnaCategoryVrrb ${k}`, note: `Ana-note-Qwyxx ${k}` };
+        const payload = item.position % 2 === 0
+          ? editForm(ana.csrf, JSON.parse(item.record_json) as Record<string, unknown>, { question: `Zanzibarquux question ${k}?`, explanation: `Zanzibarquux explanation of item ${k}, long enough.` }, fields)
+          : form(ana.csrf, { ...fields, decision: 'reject', reason: 'other' });
+        assert.equal((await app.inject({ method: 'POST', url: `${base}/items/${k}`, headers: { cookie: ana.cookie }, payload })).statusCode, 303);
+      }
+      assert.equal(Number((await store.db.selectFrom('review_decisions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n), 6);
+
+      const start = ['/reviews', base, ...items.map((i) => `${base}/items/${i.position + 1}`), `${base}/report`, `${base}/versions/1/export.json`, `${base}/versions/1/review-version.json`];
+      const look = async (expectChecked: (url: string) => string[]) => {
+        const pages = await crawl(app, start, () => ({ cookie: ben.cookie }), (url) => url.startsWith('/read/'));
+        assert.ok(pages.filter((p) => /\/items\/\d+$/.test(p.url)).length === 6 && pages.every((p) => !/\/items\/\d+$/.test(p.url) || p.status === 200), 'ben reaches all six shared items');
+        for (const page of pages) {
+          for (const mark of marks) assert.ok(!page.body.includes(mark), `${page.url} shows ana's ${mark}`);
+          if (/\/items\/\d+$/.test(page.url)) {
+            // No control of the form is set from ana's decision: only ben's own values are checked.
+            const checked = [...page.body.matchAll(/<input type="radio" name="(\w+)" value="(\w+)" checked/g)].map((m) => `${m[1]}=${m[2]}`);
+            assert.deepEqual(checked, expectChecked(page.url), `${page.url}: checked controls`);
+            assert.doesNotMatch(page.body, /id="reviewer-decisions"|adjudication/, `${page.url} is ben's own review form`);
+          }
+        }
+        return pages;
+      };
+      const pages = await look(() => []);
+      const queuePage = pages.find((p) => p.url === base)!;
+      assert.deepEqual([...queuePage.body.matchAll(/<td>(to do|accept|edit|reject)<\/td><\/tr>/g)].map((m) => m[1]), Array(6).fill('to do'), 'the queue page shows ben\'s own state');
+      assert.match(queuePage.body, /Decided 0 of 6/);
+      assert.match(pages.find((p) => p.url === '/reviews')!.body, new RegExp(`<a href="${base}">Blind second opinion</a></td><td class="num">6</td><td class="num">0</td>`));
+      assert.ok(pages.filter((p) => p.url.endsWith('/report') || p.url.includes('/versions/')).every((p) => p.status === 404));
+
+      // Once ben decided item 1 himself, his page shows his own ratings, still nothing of ana's.
+      assert.equal((await app.inject({ method: 'POST', url: `${base}/items/1`, headers: { cookie: ben.cookie }, payload: form(ben.csrf) })).statusCode, 303);
+      await look((url) => (url.endsWith('/items/1') ? ['clinical_quality=4', 'explanation_clarity=4', 'factual_correctness=5', 'image_alignment=3', 'difficulty=medium', 'decision=accept'] : []));
+    } finally {
+      await board.close();
+    }
+  });
+
+  test(`review routes (${dialect}): an admin who also reviews a queue gets its report, versions and downloads only after deciding their own items`, { timeout: 120_000 }, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    const { app, store } = board;
+    try {
+      await reviewAccounts(store, ['ana']);
+      const { queue } = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Admin reviews too', reviewersPerItem: 2, reviewers: ['ana@lab.org', 'admin@lab.org'] });
+      const items = await reviewItems(store, queue.id);
+      const base = `/reviews/${queue.id}`;
+      const ana = await signIn(app, 'ana@lab.org');
+      const admin = await signIn(app, 'admin@lab.org');
+      const get = (url: string) => app.inject({ url, headers: { cookie: admin.cookie } });
+      for (const item of items) {
+        const payload = editForm(ana.csrf, JSON.parse(item.record_json) as Record<string, unknown>, { question: `Anaedit-Plover question ${item.position + 1}?` }, { note: 'Ana-note-Plover' });
+        assert.equal((await app.inject({ method: 'POST', url: `${base}/items/${item.position + 1}`, headers: { cookie: ana.cookie }, payload })).statusCode, 303);
+      }
+      // A version made earlier (e.g. by another admin): its download would show ana's edits too.
+      await createReviewVersion(store, 'other@lab.org', queue.id, { disputed: 'keep', pending: 'keep' });
+
+      const refused = await get(`${base}/report`);
+      assert.equal(refused.statusCode, 403);
+      assert.match(refused.body, /<p class="problems" role="alert" id="own-items-first">You review 6 items of this queue with other reviewers: decide your own 6 items first\./);
+      assert.match(refused.body, new RegExp(`<a class="button" id="continue" href="${base}/items/1">Continue with item 1</a>`));
+      const made = await app.inject({ method: 'POST', url: `${base}/versions`, headers: { cookie: admin.cookie }, payload: { _csrf: admin.csrf, disputed: 'keep', pending: 'keep' } });
+      assert.equal(made.statusCode, 403);
+      assert.equal(Number((await store.db.selectFrom('review_versions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n), 1, 'no version made');
+      for (const url of [`${base}/versions/1/export.json`, `${base}/versions/1/export.json?split=valid`, `${base}/versions/1/review-version.json`]) {
+        const res = await get(url);
+        assert.equal(res.statusCode, 403, url);
+        assert.equal((JSON.parse(res.body) as { error: string }).error, 'decide-own-items-first');
+      }
+      // Nothing of ana's anywhere the admin can reach while deciding.
+      const crawled = await crawl(app, ['/reviews', base, ...items.map((i) => `${base}/items/${i.position + 1}`), `${base}/report`, `${base}/versions/1/export.json`, `${base}/versions/1/review-version.json`], () => ({ cookie: admin.cookie }), (url) => url.startsWith('/read/') || url.startsWith('/admin') || url.startsWith('/studies'));
+      for (const page of crawled) assert.ok(!page.body.includes('Anaedit-Plover') && !page.body.includes('Ana-note-Plover'), `${page.url} shows ana's decision`);
+
+      for (const item of items.slice(0, 5)) assert.equal((await app.inject({ method: 'POST', url: `${base}/items/${item.position + 1}`, headers: { cookie: admin.cookie }, payload: form(admin.csrf) })).statusCode, 303);
+      assert.match((await get(`${base}/report`)).body, /decide your own 1 item first\..*href="[^"]+\/items\/6">Continue with item 6/s);
+      assert.equal((await app.inject({ method: 'POST', url: `${base}/items/6`, headers: { cookie: admin.cookie }, payload: form(admin.csrf) })).statusCode, 303);
+      const open = await get(`${base}/report`);
+      assert.equal(open.statusCode, 200);
+      assert.match(open.body, /Decisions made 12 of 12/);
+      assert.equal((await get(`${base}/versions/1/export.json`)).statusCode, 200);
+      assert.equal((await app.inject({ method: 'POST', url: `${base}/versions`, headers: { cookie: admin.cookie }, payload: { _csrf: admin.csrf, disputed: 'keep', pending: 'keep' } })).statusCode, 303);
+      // An admin who reviews nothing in a queue is never held back, nor one whose items nobody else reviews (as the demo's host).
+      const other = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Ana alone', reviewersPerItem: 1, reviewers: ['ana@lab.org'] });
+      assert.equal((await get(`/reviews/${other.queue.id}/report`)).statusCode, 200);
+      const alone = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Admin alone', reviewersPerItem: 1, reviewers: ['admin@lab.org'] });
+      assert.equal((await get(`/reviews/${alone.queue.id}/report`)).statusCode, 200);
+      // Items split between the admin and ana (one reviewer each): nothing shared, nothing held back.
+      const split = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Split', reviewersPerItem: 1, reviewers: ['ana@lab.org', 'admin@lab.org'] });
+      assert.equal((await get(`/reviews/${split.queue.id}/report`)).statusCode, 200);
     } finally {
       await board.close();
     }

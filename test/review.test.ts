@@ -17,7 +17,7 @@ import { queueState, statusCounts } from '../src/review/queue-state.js';
 import { reviewReport } from '../src/review/review-report.js';
 import { resolveItem } from '../src/review/status.js';
 import { createReviewVersion } from '../src/review/version.js';
-import type { ReviewDecision } from '../src/store/review-decisions.js';
+import { upsertReviewDecision, type ReviewDecision } from '../src/store/review-decisions.js';
 import { reviewAssignments, reviewItems } from '../src/store/reviews.js';
 import type { Store } from '../src/store/connect.js';
 import { readCaseSet } from '../src/study/case-source.js';
@@ -78,22 +78,30 @@ const row = (user: string, decision: 'accept' | 'edit' | 'reject', extra: Partia
   queue_id: 'q', position: 0, user_id: user, adjudication: 0, clinical_quality: 4, explanation_clarity: 4, factual_correctness: 4, image_alignment: 4, difficulty: 'medium', category: 'c',
   decision, reason: decision === 'reject' ? 'several-valid-answers' : null, note: null, edited_json: decision === 'edit' ? JSON.stringify({ question: `edited by ${user}` }) : null, created_at: '2025-01-01', updated_at: '2025-01-01', ...extra,
 });
-const statusCases: { name: string; assigned: string[]; decisions: ReviewDecision[]; want: { status: string; question: string; reasons: string[]; adjudicated: boolean } }[] = [
-  { name: 'no decision yet', assigned: ['a', 'b'], decisions: [], want: { status: 'pending', question: 'original', reasons: [], adjudicated: false } },
-  { name: 'one of two decided', assigned: ['a', 'b'], decisions: [row('a', 'reject')], want: { status: 'pending', question: 'original', reasons: [], adjudicated: false } },
-  { name: 'both accept', assigned: ['a', 'b'], decisions: [row('a', 'accept'), row('b', 'accept')], want: { status: 'accepted', question: 'original', reasons: [], adjudicated: false } },
-  { name: 'edit and accept: the edit', assigned: ['a', 'b'], decisions: [row('a', 'edit'), row('b', 'accept')], want: { status: 'edited', question: 'edited by a', reasons: [], adjudicated: false } },
-  { name: 'two edits: the latest', assigned: ['a', 'b'], decisions: [row('a', 'edit', { updated_at: '2025-01-03' }), row('b', 'edit', { updated_at: '2025-01-02' })], want: { status: 'edited', question: 'edited by a', reasons: [], adjudicated: false } },
-  { name: 'both reject', assigned: ['a', 'b'], decisions: [row('a', 'reject'), row('b', 'reject', { reason: 'hallucinated-finding' })], want: { status: 'retired', question: 'original', reasons: ['several-valid-answers', 'hallucinated-finding'], adjudicated: false } },
-  { name: 'reject and edit', assigned: ['a', 'b'], decisions: [row('a', 'reject'), row('b', 'edit')], want: { status: 'disputed', question: 'original', reasons: ['several-valid-answers'], adjudicated: false } },
-  { name: 'a dispute adjudicated', assigned: ['a', 'b'], decisions: [row('a', 'reject'), row('b', 'accept'), row('admin', 'edit', { adjudication: 1 })], want: { status: 'edited', question: 'edited by admin', reasons: [], adjudicated: true } },
-  { name: 'an adjudication settles even a pending item', assigned: ['a', 'b'], decisions: [row('admin', 'reject', { adjudication: 1, reason: 'other' })], want: { status: 'retired', question: 'original', reasons: ['other'], adjudicated: true } },
-  { name: 'a single reviewer who rejects', assigned: ['a'], decisions: [row('a', 'reject', { reason: 'comparison-content' })], want: { status: 'retired', question: 'original', reasons: ['comparison-content'], adjudicated: false } },
+const same = (question: string, order: 'qx' | 'xq') => JSON.stringify(order === 'qx' ? { question, task_name: 't' } : { task_name: 't', question });
+const statusCases: { name: string; assigned: string[]; decisions: ReviewDecision[]; want: { status: string; question: string; reasons: string[]; adjudicated: boolean; dispute: string | null } }[] = [
+  { name: 'no decision yet', assigned: ['a', 'b'], decisions: [], want: { status: 'pending', question: 'original', reasons: [], adjudicated: false, dispute: null } },
+  { name: 'one of two decided', assigned: ['a', 'b'], decisions: [row('a', 'reject')], want: { status: 'pending', question: 'original', reasons: [], adjudicated: false, dispute: null } },
+  { name: 'both accept', assigned: ['a', 'b'], decisions: [row('a', 'accept'), row('b', 'accept')], want: { status: 'accepted', question: 'original', reasons: [], adjudicated: false, dispute: null } },
+  // An edit goes in only with every reviewer's consent: accept vs edit is a disagreement to adjudicate, not an edit.
+  { name: 'edit and accept: a dispute, the original kept', assigned: ['a', 'b'], decisions: [row('a', 'edit'), row('b', 'accept')], want: { status: 'disputed', question: 'original', reasons: [], adjudicated: false, dispute: 'accept vs edit' } },
+  { name: 'accept and edit, either order', assigned: ['a', 'b'], decisions: [row('a', 'accept', { updated_at: '2025-01-03' }), row('b', 'edit', { updated_at: '2025-01-02' })], want: { status: 'disputed', question: 'original', reasons: [], adjudicated: false, dispute: 'accept vs edit' } },
+  // Neither edit wins by being the later one.
+  { name: 'two different edits: a dispute, neither wins', assigned: ['a', 'b'], decisions: [row('a', 'edit', { updated_at: '2025-01-03' }), row('b', 'edit', { updated_at: '2025-01-02' })], want: { status: 'disputed', question: 'original', reasons: [], adjudicated: false, dispute: 'different edits' } },
+  { name: 'two edits giving the same record (keys in another order)', assigned: ['a', 'b'], decisions: [row('a', 'edit', { edited_json: same('agreed edit', 'qx') }), row('b', 'edit', { edited_json: same('agreed edit', 'xq') })], want: { status: 'edited', question: 'agreed edit', reasons: [], adjudicated: false, dispute: null } },
+  { name: 'a single reviewer who edits', assigned: ['a'], decisions: [row('a', 'edit')], want: { status: 'edited', question: 'edited by a', reasons: [], adjudicated: false, dispute: null } },
+  { name: 'both reject', assigned: ['a', 'b'], decisions: [row('a', 'reject'), row('b', 'reject', { reason: 'hallucinated-finding' })], want: { status: 'retired', question: 'original', reasons: ['several-valid-answers', 'hallucinated-finding'], adjudicated: false, dispute: null } },
+  { name: 'reject and edit', assigned: ['a', 'b'], decisions: [row('a', 'reject'), row('b', 'edit')], want: { status: 'disputed', question: 'original', reasons: ['several-valid-answers'], adjudicated: false, dispute: 'reject vs edit' } },
+  { name: 'reject and accept', assigned: ['a', 'b'], decisions: [row('a', 'accept'), row('b', 'reject')], want: { status: 'disputed', question: 'original', reasons: ['several-valid-answers'], adjudicated: false, dispute: 'reject vs accept' } },
+  { name: 'a dispute adjudicated', assigned: ['a', 'b'], decisions: [row('a', 'reject'), row('b', 'accept'), row('admin', 'edit', { adjudication: 1 })], want: { status: 'edited', question: 'edited by admin', reasons: [], adjudicated: true, dispute: null } },
+  { name: 'different edits adjudicated: the admin\'s edit', assigned: ['a', 'b'], decisions: [row('a', 'edit'), row('b', 'edit'), row('admin', 'edit', { adjudication: 1 })], want: { status: 'edited', question: 'edited by admin', reasons: [], adjudicated: true, dispute: null } },
+  { name: 'an adjudication settles even a pending item', assigned: ['a', 'b'], decisions: [row('admin', 'reject', { adjudication: 1, reason: 'other' })], want: { status: 'retired', question: 'original', reasons: ['other'], adjudicated: true, dispute: null } },
+  { name: 'a single reviewer who rejects', assigned: ['a'], decisions: [row('a', 'reject', { reason: 'comparison-content' })], want: { status: 'retired', question: 'original', reasons: ['comparison-content'], adjudicated: false, dispute: null } },
 ];
 for (const c of statusCases) {
   test(`resolveItem: ${c.name} → ${c.want.status}`, () => {
     const r = resolveItem(c.assigned, c.decisions, { question: 'original' });
-    assert.deepEqual({ status: r.status, question: r.record.question, reasons: r.reasons, adjudicated: r.adjudicated }, c.want);
+    assert.deepEqual({ status: r.status, question: r.record.question, reasons: r.reasons, adjudicated: r.adjudicated, dispute: r.dispute }, c.want);
   });
 }
 
@@ -156,12 +164,12 @@ for (const dialect of DIALECTS) {
       await assert.rejects(decide(who.cy, 0, {}), /item 1 of this queue is not assigned to you/);
       await assert.rejects(decide(who.ana, 0, {}, true), /not open to you for adjudication/);
 
-      // 0 both accept; 1 edit + accept → edited; 2 both reject → retired; 3 reject + accept → disputed; 4 only ana → pending;
+      // 0 both accept; 1 both make the same edit → edited; 2 both reject → retired; 3 reject + accept → disputed; 4 only ana → pending;
       // 5 reject + edit → disputed, then adjudicated accept.
       const newOption = 'Normal in size and contour';
       const plan: [number, typeof who.ana, Record<string, unknown>][] = [
         [0, who.ana, { clinical_quality: 5 }], [0, who.ben, { clinical_quality: 5 }],
-        [1, who.ana, { decision: 'edit', clinical_quality: 4, edited: editOf(1, { options: ['Enlarged', 'Displaced', newOption, 'Globular'] }) }], [1, who.ben, { clinical_quality: 4 }],
+        [1, who.ana, { decision: 'edit', clinical_quality: 4, edited: editOf(1, { options: ['Enlarged', 'Displaced', newOption, 'Globular'] }) }], [1, who.ben, { decision: 'edit', clinical_quality: 4, edited: editOf(1, { options: ['Enlarged', 'Displaced', ` ${newOption} `, 'Globular'] }) }],
         [2, who.ana, { decision: 'reject', reason: 'several-valid-answers', clinical_quality: 2 }], [2, who.ben, { decision: 'reject', reason: 'several-valid-answers', clinical_quality: 3 }],
         [3, who.ana, { decision: 'reject', reason: 'hallucinated-finding', clinical_quality: 3 }], [3, who.ben, { clinical_quality: 3 }],
         [4, who.ana, {}],
@@ -177,16 +185,17 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(state.resolved.map((r) => r.status), ['accepted', 'edited', 'retired', 'disputed', 'pending', 'accepted']);
 
       const report = await reviewReport(store, created.queue);
-      assert.deepEqual({ progress: report.progress, counts: report.counts, reviewed: report.reviewed, disputed: report.disputed.map((d) => d.questionId) }, {
-        progress: { assigned: 12, decided: 11 }, counts: { accepted: 2, edited: 1, retired: 1, disputed: 1, pending: 1 }, reviewed: 6, disputed: ['demo_valid_034'],
+      assert.deepEqual({ progress: report.progress, counts: report.counts, reviewed: report.reviewed, disputed: report.disputed.map((d) => [d.questionId, d.dispute]) }, {
+        progress: { assigned: 12, decided: 11 }, counts: { accepted: 2, edited: 1, retired: 1, disputed: 1, pending: 1 }, reviewed: 6, disputed: [['demo_valid_034', 'reject vs accept']],
       });
       assert.deepEqual(report.reasons.map((r) => [r.reason, r.items, Number(r.share.toFixed(4))]), [
         ['several-valid-answers', 1, 0.1667], ['comparison-content', 1, 0.1667], ['clinical-validity', 0, 0], ['hallucinated-finding', 1, 0.1667], ['image-misalignment', 0, 0], ['other', 0, 0],
       ]);
-      // Same shape as the hand computation above: decisions ana A,E,R,R,R vs ben A,A,R,A,E → kappa 1/6; clinical quality 5,4,2,3,1 vs 5,4,3,3,2 → 0.5.
+      // As the hand computation above, but ben edits item 1 too: decisions ana A,E,R,R,R vs ben A,E,R,A,E — po 3/5, margins
+      // (1,1,3) and (2,2,1), pe 7/25 → kappa (15 − 7)/18 = 4/9; clinical quality 5,4,2,3,1 vs 5,4,3,3,2 → 0.5.
       const [pair] = report.agreement;
       assert.deepEqual(rounded({ n: pair!.n, shared: pair!.shared, kappa: pair!.decision.kappa, cq: pair!.ratings.clinical_quality, names: [...pair!.names].sort() }), rounded({
-        n: 5, shared: 6, kappa: 1 / 6, cq: { kappa: 0.5, exact: 0.6, meanAbsDiff: 0.4 }, names: ['Ana', 'Ben'],
+        n: 5, shared: 6, kappa: 4 / 9, cq: { kappa: 0.5, exact: 0.6, meanAbsDiff: 0.4 }, names: ['Ana', 'Ben'],
       }));
 
       // A version: disputed retired, pending kept. Then a second one numbers on.
@@ -213,7 +222,7 @@ for (const dialect of DIALECTS) {
         queue, version: 1,
         accepted: [{ id: 'demo_valid_031', split: 'valid' }, { id: 'demo_valid_036', split: 'valid' }],
         edited: [{ id: 'demo_valid_032', split: 'valid', adjudicated: false, previous: editOf(1, {}), current: editOf(1, { options: ['Enlarged', 'Displaced', newOption, 'Globular'] }) }],
-        retired: [{ id: 'demo_valid_033', split: 'valid', status: 'retired', reasons: ['several-valid-answers', 'several-valid-answers'] }, { id: 'demo_valid_034', split: 'valid', status: 'disputed', reasons: ['hallucinated-finding'] }],
+        retired: [{ id: 'demo_valid_033', split: 'valid', status: 'retired', reasons: ['several-valid-answers', 'several-valid-answers'] }, { id: 'demo_valid_034', split: 'valid', status: 'disputed', reasons: ['hallucinated-finding'], dispute: 'reject vs accept' }],
         keptUnsettled: [{ id: 'demo_valid_035', split: 'valid', status: 'pending' }],
       });
       // The download holds the same records as the folder; the folder loads as a board benchmark.
@@ -258,6 +267,78 @@ for (const dialect of DIALECTS) {
       const back = await readCaseSet(out);
       assert.deepEqual(back.cases.map((c) => c.question.id).sort(), sample.map((s) => s.id).sort());
       assert.ok(back.cases.every((c) => c.images.every((i) => i.file !== null)));
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+for (const dialect of DIALECTS) {
+  test(`review (${dialect}): two versions made at the same moment are numbered 1 and 2 — neither fails on the unique number`, { timeout: 120_000 }, async () => {
+    const store = await freshStore(dialect, cluster.get);
+    try {
+      await reviewAccounts(store, ['ana']);
+      const { queue } = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Concurrent versions', reviewersPerItem: 1, reviewers: ['ana@lab.org'] });
+      const policy = { disputed: 'keep', pending: 'keep' } as const;
+      const made = await Promise.all([createReviewVersion(store, 'admin@lab.org', queue.id, policy), createReviewVersion(store, 'other-admin@lab.org', queue.id, policy)]);
+      assert.deepEqual(made.map((v) => v.version.number).sort(), [1, 2]);
+      const again = await Promise.all([1, 2, 3].map(() => createReviewVersion(store, 'admin@lab.org', queue.id, policy)));
+      assert.deepEqual(again.map((v) => v.version.number).sort(), [3, 4, 5]);
+      assert.equal(await count(store, 'review_versions'), 5);
+      const audited = await store.db.selectFrom('audit_log').select('action').where('action', '=', 'review.version').execute();
+      assert.equal(audited.length, 5);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test(`review (${dialect}): saving a decision checks the assignment and the item in its own transaction — one removed after the caller's check stores nothing`, { timeout: 120_000 }, async () => {
+    const store = await freshStore(dialect, cluster.get);
+    try {
+      const who = await reviewAccounts(store, ['ana']);
+      const { queue } = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Races', reviewersPerItem: 1, reviewers: ['ana@lab.org'] });
+      const ana = { id: who.ana.id, email: who.ana.email, isAdmin: false };
+      const assignment = (position: number) => store.db.deleteFrom('review_assignments').where('queue_id', '=', queue.id).where('position', '=', position).where('user_id', '=', who.ana.id);
+      const item = (position: number) => store.db.deleteFrom('review_items').where('queue_id', '=', queue.id).where('position', '=', position);
+      /** The store, with `removal` run just before saveDecision's write transaction begins: after its own checks passed. */
+      const racing = (removal: () => Promise<unknown>): Store => ({
+        ...store,
+        db: new Proxy(store.db, {
+          get: (target, key) => (key === 'transaction'
+            ? () => ({ execute: async (fn: Parameters<ReturnType<typeof store.db.transaction>['execute']>[0]) => {
+              await removal();
+              return target.transaction().execute(fn);
+            } })
+            : typeof Reflect.get(target, key) === 'function' ? (Reflect.get(target, key) as (...a: unknown[]) => unknown).bind(target) : Reflect.get(target, key)),
+        }),
+      });
+      await assert.rejects(saveDecision(racing(() => assignment(0).execute()), ana, queue.id, 0, decisionInput()), /item 1 of this queue is not assigned to you/);
+      await assert.rejects(saveDecision(racing(() => item(1).execute()), ana, queue.id, 1, decisionInput()), /the queue has no item 2/);
+      assert.equal(await count(store, 'review_decisions'), 0, 'nothing stored for a removed assignment or item');
+
+      // A removal in flight (its transaction not yet committed when the save checks): the save waits for it and refuses
+      // (PostgreSQL: the checked rows are locked FOR SHARE; SQLite: one writer at a time).
+      let deleted!: () => void;
+      const started = new Promise<void>((resolve) => (deleted = resolve));
+      let commit!: () => void;
+      const gate = new Promise<void>((resolve) => (commit = resolve));
+      const removal = store.db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('review_assignments').where('queue_id', '=', queue.id).where('position', '=', 2).where('user_id', '=', who.ana.id).execute();
+        deleted();
+        await gate;
+      });
+      await started;
+      const save = upsertReviewDecision(store, { id: ana.id, email: ana.email }, queue.id, 2, false, {
+        clinical_quality: 4, explanation_clarity: 4, factual_correctness: 4, image_alignment: 4, difficulty: 'medium', category: 'Lung', decision: 'accept', reason: null, note: null, edited_json: null,
+      }).then(() => 'stored', (error: Error) => error.message);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      commit();
+      await removal;
+      assert.equal(await save, 'item 3 of this queue is not assigned to you');
+      assert.equal(await count(store, 'review_decisions'), 0);
+      // Still assigned: saved as usual.
+      assert.deepEqual(await saveDecision(store, ana, queue.id, 3, decisionInput()), { saved: true });
+      assert.equal(await count(store, 'review_decisions'), 1);
     } finally {
       await store.close();
     }

@@ -83,6 +83,9 @@ function asQuestion(id: string, split: string, record: Record<string, unknown>):
   return question;
 }
 
+/** What the reviewers of a disputed item disagree on, for the manifest (nothing for other items). */
+const disputeOf = (x: VersionItem) => (x.status === 'disputed' && x.dispute ? { dispute: x.dispute } : {});
+
 /** The account of a version written beside its files: what was accepted, edited (old and new text) and retired. */
 export function versionManifest(files: VersionFiles): Record<string, unknown> {
   const { queue, content } = files;
@@ -96,8 +99,8 @@ export function versionManifest(files: VersionFiles): Record<string, unknown> {
     summary: content.summary,
     accepted: content.items.filter((x) => x.status === 'accepted').map(ref),
     edited: content.items.filter((x) => x.status === 'edited').map((x) => ({ ...ref(x), adjudicated: x.adjudicated, previous: editableText(x.previous ?? {}), current: editableText(x.record) })),
-    retired: content.items.filter((x) => !x.included).map((x) => ({ ...ref(x), status: x.status, reasons: x.reasons })),
-    keptUnsettled: content.items.filter((x) => x.included && (x.status === 'disputed' || x.status === 'pending')).map((x) => ({ ...ref(x), status: x.status })),
+    retired: content.items.filter((x) => !x.included).map((x) => ({ ...ref(x), status: x.status, reasons: x.reasons, ...disputeOf(x) })),
+    keptUnsettled: content.items.filter((x) => x.included && (x.status === 'disputed' || x.status === 'pending')).map((x) => ({ ...ref(x), status: x.status, ...disputeOf(x) })),
     imagePathsRewritten: files.rewritten,
     imagesMissing: files.missingImages,
   };

@@ -3,7 +3,7 @@ import { reviewVersions, type ReviewVersion } from '../store/review-decisions.js
 import { accountNames, type ReviewQueue } from '../store/reviews.js';
 import { reviewerAgreement, type PairAgreement } from './agreement.js';
 import { queueState, rejectionReasons, statusCounts, type ReasonShare } from './queue-state.js';
-import type { ItemStatus } from './status.js';
+import type { DisputeReason, ItemStatus } from './status.js';
 
 /** What the host's report page shows about a queue. */
 export interface ReviewReport {
@@ -17,7 +17,8 @@ export interface ReviewReport {
   agreement: (PairAgreement & { names: [string, string] })[];
   /** Reviewers with their load and decisions made. */
   reviewers: { id: string; name: string; email: string; assigned: number; decided: number }[];
-  disputed: { position: number; questionId: string; question: string; decisions: { name: string; decision: string; reason: string | null }[] }[];
+  /** Items the reviewers disagree on and no admin has adjudicated, with what they disagree on. */
+  disputed: { position: number; questionId: string; question: string; dispute: DisputeReason; decisions: { name: string; decision: string; reason: string | null }[] }[];
   versions: ReviewVersion[];
 }
 
@@ -38,10 +39,11 @@ export async function reviewReport(store: Store, queue: ReviewQueue): Promise<Re
     reasons,
     agreement: reviewerAgreement(state.assignments, state.decisions).map((p) => ({ ...p, names: [nameOf(p.reviewers[0]), nameOf(p.reviewers[1])] })),
     reviewers: reviewerIds.map((id) => ({ id, name: nameOf(id), email: names.get(id)?.email ?? '', assigned: state.assignments.filter((a) => a.user_id === id).length, decided: own.filter((d) => d.user_id === id).length })),
-    disputed: state.items.filter((_, i) => state.resolved[i]!.status === 'disputed').map((item) => ({
+    disputed: state.items.flatMap((item, i) => (state.resolved[i]!.status === 'disputed' ? [{ item, dispute: state.resolved[i]!.dispute! }] : [])).map(({ item, dispute }) => ({
       position: item.position,
       questionId: item.question_id,
       question: String((JSON.parse(item.record_json) as { question?: unknown }).question ?? ''),
+      dispute,
       decisions: own.filter((d) => d.position === item.position).map((d) => ({ name: nameOf(d.user_id), decision: d.decision, reason: d.reason })),
     })),
     versions: await reviewVersions(store, queue.id),

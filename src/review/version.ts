@@ -3,7 +3,7 @@ import type { Store } from '../store/connect.js';
 import { insertReviewVersion, type ReviewVersion } from '../store/review-decisions.js';
 import { reviewQueueById } from '../store/reviews.js';
 import { queueState, rejectionReasons, statusCounts, type ReasonShare } from './queue-state.js';
-import type { ItemStatus } from './status.js';
+import type { DisputeReason, ItemStatus } from './status.js';
 
 /** What a version does with items still disputed or still pending: keep them as they were queued, or retire them. */
 export interface VersionPolicy {
@@ -24,6 +24,8 @@ export interface VersionItem {
   /** The record as queued, when the version holds an edit. */
   previous: Record<string, unknown> | null;
   reasons: string[];
+  /** For a disputed item: what its reviewers disagree on (absent in versions made before disputes were named). */
+  dispute?: DisputeReason | null;
 }
 
 export interface VersionSummary {
@@ -65,7 +67,7 @@ export async function createReviewVersion(store: Store, actor: string, queueId: 
     const original = JSON.parse(item.record_json) as Record<string, unknown>;
     return {
       position: item.position, questionId: item.question_id, split: item.split, status: r.status, adjudicated: r.adjudicated, included: included(r.status, policy),
-      record: r.record, previous: r.status === 'edited' ? original : null, reasons: r.reasons,
+      record: r.record, previous: r.status === 'edited' ? original : null, reasons: r.reasons, dispute: r.dispute,
     };
   });
   const { reviewed, reasons } = rejectionReasons(state.decisions);

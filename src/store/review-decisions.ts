@@ -15,13 +15,21 @@ const now = () => new Date().toISOString();
 /**
  * Saves a reviewer's decision on one item (a later save replaces it), in one transaction with the checks that
  * decide whether this account may: a reviewer only on items assigned to it; an adjudication only by an admin who
- * did not review the item (a settled dispute needs a third opinion, not one of the two it is between).
+ * did not review the item (a settled dispute needs a third opinion, not one of the two it is between). The checks
+ * are made here, not only by the caller, so an assignment or item removed meanwhile stores nothing; on PostgreSQL
+ * the rows checked are locked (FOR SHARE) until the decision is written, so a removal in flight waits or is seen
+ * (SQLite's transactions begin IMMEDIATE: no other writer runs between the check and the write).
  */
 export async function upsertReviewDecision(store: Store, reviewer: { id: string; email: string }, queueId: string, position: number, adjudication: boolean, fields: DecisionFields): Promise<void> {
+  const pg = store.dialect === 'postgres';
   await store.db.transaction().execute(async (tx) => {
-    const item = await tx.selectFrom('review_items').select('question_id').where('queue_id', '=', queueId).where('position', '=', position).executeTakeFirst();
+    let itemQuery = tx.selectFrom('review_items').select('question_id').where('queue_id', '=', queueId).where('position', '=', position);
+    if (pg) itemQuery = itemQuery.forShare();
+    const item = await itemQuery.executeTakeFirst();
     if (!item) throw new CxrError('not-found', `the queue has no item ${position + 1}`);
-    const assigned = await tx.selectFrom('review_assignments').select('user_id').where('queue_id', '=', queueId).where('position', '=', position).where('user_id', '=', reviewer.id).executeTakeFirst();
+    let assignedQuery = tx.selectFrom('review_assignments').select('user_id').where('queue_id', '=', queueId).where('position', '=', position).where('user_id', '=', reviewer.id);
+    if (pg) assignedQuery = assignedQuery.forShare();
+    const assigned = await assignedQuery.executeTakeFirst();
     if (adjudication) {
       const user = await tx.selectFrom('users').select('is_admin').where('id', '=', reviewer.id).executeTakeFirst();
       if (user?.is_admin !== 1) throw new CxrError('not-found', `the queue has no item ${position + 1} for you`);
@@ -49,11 +57,17 @@ export async function decisionOf(store: Store, queueId: string, position: number
 }
 
 /**
- * Stores a version of the question bank made from a queue, numbered one past the queue's last, audited. The
- * number is taken inside the transaction; the unique (queue, number) constraint refuses a concurrent twin.
+ * Stores a version of the question bank made from a queue, numbered one past the queue's last, audited. Two
+ * versions made at once get consecutive numbers: the number is taken inside the transaction after locking the
+ * queue's row (PostgreSQL: SELECT … FOR UPDATE, so a concurrent twin waits and then sees this one's number; SQLite:
+ * the store's transactions begin IMMEDIATE, which already serializes writers). The unique (queue, number)
+ * constraint stays as the last guard.
  */
 export async function insertReviewVersion(store: Store, actor: string, queueId: string, version: { disputedPolicy: string; summary: Record<string, unknown>; items: unknown[] }): Promise<ReviewVersion> {
   return store.db.transaction().execute(async (tx) => {
+    let queue = tx.selectFrom('review_queues').select('id').where('id', '=', queueId);
+    if (store.dialect === 'postgres') queue = queue.forUpdate();
+    if (!(await queue.executeTakeFirst())) throw new CxrError('not-found', `no review queue ${queueId} (cxrbench review list)`);
     const last = await tx.selectFrom('review_versions').select((eb) => eb.fn.max('number').as('n')).where('queue_id', '=', queueId).executeTakeFirst();
     const row: ReviewVersion = {
       id: randomUUID(), queue_id: queueId, number: Number(last?.n ?? 0) + 1, created_by: actor, created_at: now(), disputed_policy: version.disputedPolicy,

@@ -115,6 +115,16 @@ export async function assignedPositions(store: Store, queueId: string, userId: s
   return rows.map((r) => r.position);
 }
 
+/** The positions an account was given in a queue and has not decided yet, in order. */
+export async function undecidedPositions(store: Store, queueId: string, userId: string): Promise<number[]> {
+  const [mine, decided] = await Promise.all([
+    assignedPositions(store, queueId, userId),
+    store.db.selectFrom('review_decisions').select('position').where('queue_id', '=', queueId).where('user_id', '=', userId).where('adjudication', '=', 0).execute(),
+  ]);
+  const done = new Set(decided.map((d) => d.position));
+  return mine.filter((p) => !done.has(p));
+}
+
 /** The views of an item as stored: sha256 null when the file was missing when the queue was made. */
 export function reviewViewsOf(item: Pick<ReviewItem, 'images_json'>): StoredView[] {
   return JSON.parse(item.images_json) as StoredView[];

@@ -6,11 +6,11 @@ import { queueState } from '../../review/queue-state.js';
 import { reviewReport } from '../../review/review-report.js';
 import { createReviewVersion } from '../../review/version.js';
 import { decisionOf, reviewDecisions } from '../../store/review-decisions.js';
-import { accountNames, assignedPositions, listReviewQueues, reviewerMaySeeImage, reviewItemAt, reviewItems, reviewQueueById, reviewQueuesOf, reviewViewsOf, type ReviewQueue } from '../../store/reviews.js';
+import { accountNames, assignedPositions, listReviewQueues, reviewAssignments, reviewerMaySeeImage, reviewItemAt, reviewItems, reviewQueueById, reviewQueuesOf, reviewViewsOf, undecidedPositions, type ReviewQueue } from '../../store/reviews.js';
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { sendRawPixels } from '../viewer/raw-pixels.js';
-import { html, type Html } from '../views/html.js';
+import { html, plural, type Html } from '../views/html.js';
 import { layout } from '../views/layout.js';
 import { reviewReportPage } from '../views/review-report-views.js';
 import { formValues, itemPage, queuePage, reviewsPage, STATUS_LABEL, type ItemPageData } from '../views/review-views.js';
@@ -72,6 +72,36 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
       return null;
     }
     return found;
+  };
+  /**
+   * The items an account shares with other reviewers in a queue and, of those, the ones it has not decided yet. The
+   * report shows every reviewer's decisions: an admin who reviews too must not see the others' on a shared item
+   * before deciding it (items nobody else reviews hold nothing to see).
+   */
+  const sharedItems = async (queueId: string, userId: string, mine: readonly number[]): Promise<{ shared: number[]; undecided: number[] }> => {
+    if (mine.length === 0) return { shared: [], undecided: [] };
+    const [assignments, undecided] = await Promise.all([reviewAssignments(ctx.store, queueId), undecidedPositions(ctx.store, queueId, userId)]);
+    const shared = mine.filter((p) => assignments.some((a) => a.position === p && a.user_id !== userId));
+    return { shared, undecided: undecided.filter((p) => shared.includes(p)) };
+  };
+  /**
+   * An admin's access to what shows every reviewer's decisions (the report, versions, downloads). An admin who also
+   * reviews items of the queue with other reviewers gets it only once those are all decided, so the others'
+   * decisions cannot sway theirs. `json` answers a download.
+   */
+  const reportAccess = async (request: FastifyRequest<{ Params: QueueParams }>, reply: FastifyReply, post: boolean, json = false): Promise<Access | null> => {
+    const found = await adminAccess(request, reply, post);
+    if (!found) return found;
+    const { shared, undecided } = await sharedItems(found.queue.id, request.caller!.user.id, found.mine);
+    if (undecided.length === 0) return found;
+    const message = `You review ${plural(shared.length, 'item')} of this queue with other reviewers: decide your own ${plural(undecided.length, 'item')} first. The report, its versions and downloads show the other reviewers' decisions on the items you share, so they open once yours are made.`;
+    if (json) {
+      void reply.code(403).header('cache-control', 'no-store').send({ error: 'decide-own-items-first', message });
+    } else {
+      void page(reply, request, `${found.queue.title}: report`, html`<h1>${found.queue.title}: review report</h1><p class="problems" role="alert" id="own-items-first">${message}</p>
+<p><a class="button" id="continue" href="/reviews/${found.queue.id}/items/${undecided[0]! + 1}">Continue with item ${undecided[0]! + 1}</a> <a href="/reviews/${found.queue.id}">Your items in this queue</a></p>`, 403);
+    }
+    return null;
   };
 
   app.get('/reviews', async (request, reply) => {
@@ -147,7 +177,8 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
     }
     const base = `/reviews/${found.queue.id}`;
     if (form.go === 'stay') return reply.redirect(`${base}/items/${position + 1}?saved=1`, 303);
-    if (!assigned) return reply.redirect(`${base}/report`, 303);
+    // Back to the report after an adjudication — unless the admin's own items wait: the report opens after those.
+    if (!assigned) return reply.redirect((await sharedItems(found.queue.id, user.id, found.mine)).undecided.length > 0 ? base : `${base}/report`, 303);
     const next = found.mine.find((p) => p > position);
     return reply.redirect(next === undefined ? base : `${base}/items/${next + 1}`, 303);
   });
@@ -162,13 +193,13 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
   });
 
   app.get<{ Params: QueueParams }>('/reviews/:queue/report', async (request, reply) => {
-    const found = await adminAccess(request, reply, false);
+    const found = await reportAccess(request, reply, false);
     if (!found) return reply;
     return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), viewerOf(request)!.csrf));
   });
 
   app.post<{ Params: QueueParams; Body: Form }>('/reviews/:queue/versions', async (request, reply) => {
-    const found = await adminAccess(request, reply, true);
+    const found = await reportAccess(request, reply, true);
     if (!found) return reply;
     const form = request.body ?? {};
     const choice = (v: string | undefined) => (v === 'retire' ? 'retire' : v === 'keep' || v === undefined ? 'keep' : null);
@@ -185,7 +216,7 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
   /** A version's files for download (admins only: they hold the answers and explanations). */
   const download = (name: string, body: (files: Awaited<ReturnType<typeof versionFiles>>, split: string | undefined) => unknown) =>
     app.get<{ Params: QueueParams & { n: string }; Querystring: { split?: string } }>(`/reviews/:queue/versions/:n/${name}`, async (request, reply) => {
-      const found = await adminAccess(request, reply, false);
+      const found = await reportAccess(request, reply, false, true);
       if (!found) return reply;
       let files;
       try {

@@ -59,7 +59,8 @@ ${STATUSES.map((s) => html`<tr><td>${STATUS_LABEL[s]}</td><td class="num">${repo
 ${report.reasons.map((r) => html`<tr><td>${r.label}</td><td class="num">${r.items}</td><td class="num">${pct(report.reviewed === 0 ? NaN : r.share)}</td></tr>`)}</tbody></table>
 <h2>Agreement between reviewers</h2>${agreementTable(report)}
 <h2>Disputed questions</h2>
-${report.disputed.length === 0 ? html`<p class="empty">None: no question was rejected by one reviewer and kept by the other.</p>` : html`<table class="board" id="disputed"><thead><tr><th class="num">Item</th><th>Question</th><th>Reviewers</th><th></th></tr></thead><tbody>
-${report.disputed.map((x) => html`<tr><td class="num">${x.position + 1}</td><td>${x.question} <span class="meta">${x.questionId}</span></td><td>${x.decisions.map((d) => `${d.name}: ${d.decision}${d.reason ? ` (${d.reason})` : ''}`).join('; ')}</td><td><a href="${base}/items/${x.position + 1}" aria-label="Adjudicate item ${x.position + 1}">Adjudicate</a></td></tr>`)}</tbody></table>`}
+<p class="help">A question is disputed when its reviewers disagree: one rejected and another did not, one accepted and another edited, or their edits give different texts. Nothing goes in on one reviewer's word alone: an admin who did not review the question settles it.</p>
+${report.disputed.length === 0 ? html`<p class="empty">None: every question decided by all its reviewers was decided alike.</p>` : html`<table class="board" id="disputed"><thead><tr><th class="num">Item</th><th>Question</th><th>Disagreement</th><th>Reviewers</th><th></th></tr></thead><tbody>
+${report.disputed.map((x) => html`<tr><td class="num">${x.position + 1}</td><td>${x.question} <span class="meta">${x.questionId}</span></td><td class="dispute">${x.dispute}</td><td>${x.decisions.map((d) => `${d.name}: ${d.decision}${d.reason ? ` (${d.reason})` : ''}`).join('; ')}</td><td><a href="${base}/items/${x.position + 1}" aria-label="Adjudicate item ${x.position + 1}">Adjudicate</a></td></tr>`)}</tbody></table>`}
 ${versionsSection(report, csrf)}`;
 }
