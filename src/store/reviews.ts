@@ -16,8 +16,8 @@ export interface NewReviewItem {
   split: string;
   record: Record<string, unknown>;
   reportText: string | null;
-  /** Each view's file (stored here); content null: the file was missing. */
-  images: { path: string; view: string | null; content: Buffer | null; contentType: string | null }[];
+  /** Each view's file, read when stored (`load` gives null: the file was missing); contentType null: no usable image. */
+  images: { path: string; view: string | null; load: () => Buffer | null; contentType: string | null; problem?: string | null }[];
   /** User ids of the reviewers assigned to it. */
   reviewers: readonly string[];
 }
@@ -55,7 +55,8 @@ export async function insertReviewQueue(store: Store, actor: string, meta: NewRe
     for (const [position, item] of items.entries()) {
       const views: StoredView[] = [];
       for (const image of item.images) {
-        const sha256 = image.content && image.contentType ? await storeImage(tx, image.content, image.contentType) : null;
+        const content = image.contentType ? image.load() : null;
+        const sha256 = content && image.contentType ? await storeImage(tx, content, image.contentType) : null;
         views.push({ path: image.path, view: image.view, sha256 });
       }
       await tx.insertInto('review_items').values({
