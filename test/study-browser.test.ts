@@ -138,6 +138,10 @@ for (const dialect of DIALECTS) {
       // A model on the same items (reads the key for all but every 4th case), then the host closes the study.
       await addStudyModel(board.store, 'test', studyId, 'model-x', Object.fromEntries(items.map((i) => [i.question_id, i.position % 4 === 0 ? 'ABCD'[('ABCD'.indexOf(i.gold) + 2) % 4]! : i.gold])));
       await hostPage.goto(`${base}/studies/${studyId}`);
+      // Closing is for good: the button does nothing until the box is ticked (the browser asks), and the server checks it too.
+      await hostPage.click('button:has-text("Close the study")');
+      assert.equal(await hostPage.textContent('#study-state'), 'open');
+      await hostPage.check('#close-form input[name=confirm]');
       await Promise.all([hostPage.waitForLoadState('load'), hostPage.click('button:has-text("Close the study")')]);
       assert.equal(await hostPage.textContent('#study-state'), 'closed');
       await hostPage.goto(`${base}/studies/${studyId}/results`);

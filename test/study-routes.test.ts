@@ -236,8 +236,23 @@ for (const dialect of DIALECTS) {
         assert.equal(expired.statusCode, 410);
         assert.match(expired.body, /expired on 2020-01-01 10:00 UTC/);
         const badDate = await board.app.inject({ method: 'POST', url: `/studies/${id}/settings`, headers: { cookie: host.cookie }, payload: { _csrf: host.csrf, expires: 'tomorrow' } });
-        assert.equal(badDate.statusCode, 409);
+        assert.equal(badDate.statusCode, 400);
         assert.match(badDate.body, /YYYY-MM-DD HH:MM/);
+        for (const impossible of ['2030-02-31', '2030-01-01 25:00', '2030-13-01 10:00']) {
+          const res = await board.app.inject({ method: 'POST', url: `/studies/${id}/settings`, headers: { cookie: host.cookie }, payload: { _csrf: host.csrf, expires: impossible } });
+          assert.equal(res.statusCode, 400, impossible);
+          assert.match(res.body, /is not a real date and time/, impossible);
+        }
+        assert.equal((await board.store.db.selectFrom('studies').select('invites_expire_at').where('id', '=', id).executeTakeFirstOrThrow()).invites_expire_at, '2020-01-01T10:00:00.000Z', 'nothing rolled over into another day');
+        const page = await board.app.inject({ url: `/studies/${id}`, headers: { cookie: host.cookie } });
+        assert.match(page.body, /2020-01-01 10:00 UTC — passed: reading links no longer open or save/);
+        // closing wants the box ticked; a draft can be deleted, an open study cannot
+        const unconfirmed = await board.app.inject({ method: 'POST', url: `/studies/${id}/state`, headers: { cookie: host.cookie }, payload: { _csrf: host.csrf, action: 'close' } });
+        assert.equal(unconfirmed.statusCode, 400);
+        assert.equal((await board.app.inject({ method: 'POST', url: `/studies/${id}/delete`, headers: { cookie: host.cookie }, payload: { _csrf: host.csrf, confirm: 'yes' } })).statusCode, 409);
+        const draft = await createStudyFromSet(board.store, 'test', { data: DEMO_DATASET, splits: ['test'], title: 'Throwaway', plan: { mode: 'random', n: 3, task: null, seed: 1 } });
+        assert.equal((await board.app.inject({ method: 'POST', url: `/studies/${draft.study.id}/delete`, headers: { cookie: host.cookie }, payload: { _csrf: host.csrf, confirm: 'yes' } })).statusCode, 303);
+        assert.equal((await studyItems(board.store, draft.study.id)).length, 0, 'its cases went with it');
         // a participant (not an admin) gets no host page, no export, no image of the study
         const participant = (await import('./helpers/board.js')).signUp;
         const someone = await participant(board.app, 'someone@lab.org', 'lab');
@@ -248,6 +263,10 @@ for (const dialect of DIALECTS) {
         const asHost = await board.app.inject({ url: `/read/${id}/img/${sha}`, headers: { cookie: host.cookie } });
         assert.equal(asHost.statusCode, 200);
         assert.ok(Number(asHost.headers['x-image-width']) > 0);
+        // without JavaScript the case page shows the image file itself
+        const file = await board.app.inject({ url: `/read/${id}/file/${sha}`, headers: { cookie: host.cookie } });
+        assert.deepEqual([file.statusCode, file.headers['content-type'], file.rawPayload.subarray(1, 4).toString()], [200, 'image/png', 'PNG']);
+        assert.equal((await board.app.inject({ url: `/read/${id}/file/${sha}`, headers: { cookie: someone.cookie } })).statusCode, 404, 'not for a non-reader');
         // CSRF on every host form
         const forged = await board.app.inject({ method: 'POST', url: `/studies/${id}/state`, headers: { cookie: host.cookie }, payload: { _csrf: 'forged', action: 'close' } });
         assert.equal(forged.statusCode, 403);

@@ -22,7 +22,7 @@ export async function humanRowsSection(ctx: BoardContext, benchmark: Benchmark):
       const { results } = await studyReport(ctx.store, study);
       sections.push(html`<h3>${study.title}</h3><p class="help">${plural(results.items, 'case')} drawn from this benchmark (seed ${String(study.seed)}); accuracy with Wilson 95% intervals on these cases only.</p>${ratersTable(results, `study-${study.id}`, { minCell: ctx.options.score.minPublicCell })}`);
     }
-    return html`<section id="human-readers"><h2>Human readers</h2><p class="help">Readers of the board's closed reader studies, beside the models on exactly the same cases (not the whole test set, so not ranked with the table above).</p>${sections}</section>`;
+    return html`<section id="human-readers"><h2>Human readers</h2><p class="help">Readers of the board's closed reader studies, beside the models on exactly the same cases (not the whole test set, so not ranked with the table above). A cell of fewer than ${String(ctx.options.score.minPublicCell)} cases shows only its n: a smaller cell of hidden test items would tell which of them were answered right.</p>${sections}</section>`;
   });
   return made.catch((error: unknown) => {
     ctx.boards.forget(benchmark.id, key); // a failure is not kept: the next request tries again

@@ -145,3 +145,14 @@ export async function setStudySettings(store: Store, actor: string, studyId: str
     await audit(tx, actor, 'study.settings', { id: studyId, ...settings });
   });
 }
+
+/** Deletes a study that never opened, with its cases and readers (an opened study keeps its record). */
+export async function deleteDraftStudy(store: Store, actor: string, studyId: string): Promise<void> {
+  await store.db.transaction().execute(async (tx) => {
+    const study = await tx.selectFrom('studies').select(['state', 'title']).where('id', '=', studyId).executeTakeFirst();
+    if (!study) throw new CxrError('not-found', `no study ${studyId}`);
+    if (study.state !== 'draft') throw new CxrError('conflict', `the study is ${study.state}: only a draft can be deleted (an opened study keeps its record)`);
+    await tx.deleteFrom('studies').where('id', '=', studyId).execute();
+    await audit(tx, actor, 'study.delete-draft', { id: studyId, title: study.title });
+  });
+}

@@ -15,6 +15,11 @@ export interface CreatedStudy {
   missing: { questionId: string; paths: string[] }[];
 }
 
+/** The questions the sample was drawn from: the whole set, or those of the chosen task. */
+function poolSize(tasks: readonly string[], plan: SamplingPlan): number {
+  return plan.task === null ? tasks.length : tasks.filter((t) => t === plan.task).length;
+}
+
 function missingOf(cases: readonly NewStudyCase[]): CreatedStudy['missing'] {
   return cases
     .map((c) => ({ questionId: c.questionId, paths: c.images.filter((i) => !i.contentType && !i.sha256).map((i) => (i.problem && i.problem !== 'missing' ? `${i.path} (${i.problem})` : i.path)) }))
@@ -35,8 +40,8 @@ export async function createStudyFromSet(store: Store, actor: string, input: { d
       images: checked.map((image) => ({ path: image.path, view: image.view, load: () => readImageFile(image), contentType: image.file ? imageContentType(image.file) : null, problem: image.problem })),
     });
   }
-  const study = await createStudy(store, actor, { title: input.title, benchmarkId: null, source: set.source, sourceSha256: set.sha256, sampling: { ...input.plan, pool: set.cases.length }, seed: input.plan.seed }, cases);
-  return { study, cases: cases.length, pool: set.cases.length, missing: missingOf(cases) };
+  const study = await createStudy(store, actor, { title: input.title, benchmarkId: null, source: set.source, sourceSha256: set.sha256, sampling: { ...input.plan, pool: poolSize(set.cases.map((c) => c.question.task), input.plan) }, seed: input.plan.seed }, cases);
+  return { study, cases: cases.length, pool: poolSize(set.cases.map((c) => c.question.task), input.plan), missing: missingOf(cases) };
 }
 
 /** Creates a study (draft) from a benchmark of the board; its images are those stored with it (`board load --with-images`). */
@@ -56,6 +61,6 @@ export async function createStudyFromBenchmark(store: Store, actor: string, benc
       images: paths.map((path, k) => ({ path, view: typeof views[k] === 'string' ? (views[k] as string) : null, sha256: stored.get(path) ?? null })),
     };
   });
-  const study = await createStudy(store, actor, { title: input.title, benchmarkId: benchmark.id, source: `benchmark ${benchmark.slug} v${benchmark.version}`, sourceSha256: benchmark.content_sha256, sampling: { ...input.plan, pool: items.length }, seed: input.plan.seed }, cases);
-  return { study, cases: cases.length, pool: items.length, missing: missingOf(cases) };
+  const study = await createStudy(store, actor, { title: input.title, benchmarkId: benchmark.id, source: `benchmark ${benchmark.slug} v${benchmark.version}`, sourceSha256: benchmark.content_sha256, sampling: { ...input.plan, pool: poolSize(items.map((i) => i.task), input.plan) }, seed: input.plan.seed }, cases);
+  return { study, cases: cases.length, pool: poolSize(items.map((i) => i.task), input.plan), missing: missingOf(cases) };
 }

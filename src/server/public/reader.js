@@ -38,13 +38,33 @@
     var request = fetch(saveUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: body, keepalive: !!beacon, credentials: 'same-origin' });
     pending = request.then(function (response) {
       return response.json().then(function (reply) {
-        if (!response.ok) throw new Error(reply.message || ('HTTP ' + response.status));
-        if (answer !== null) status.textContent = 'Saved at ' + new Date(reply.at).toLocaleTimeString();
+        if (!response.ok) {
+          // Refused by the server (locked, link withdrawn or expired): say why; moving on will not save it either.
+          var refused = new Error(reply.message || ('HTTP ' + response.status));
+          refused.refused = true;
+          throw refused;
+        }
+        if (answer !== null) {
+          status.textContent = 'Saved at ' + new Date(reply.at).toLocaleTimeString();
+          countAnswered();
+        }
       });
     }).catch(function (error) {
-      status.textContent = 'Not saved: ' + error.message + '. Your choice is still on the page; it is sent again when you move on.';
+      status.textContent = error.refused ? 'Not saved: ' + error.message
+        : 'Not saved (' + error.message + '). Your choice is still on the page and is sent again when you press Next.';
     });
     return pending;
+  }
+
+  // The progress bar counts this case once it has an answer.
+  var progress = document.querySelector('.progress progress');
+  var counted = !!chosen('answer');
+  function countAnswered() {
+    if (counted || !progress) return;
+    counted = true;
+    progress.value = Number(progress.value) + 1;
+    var label = progress.parentElement;
+    if (label && label.firstChild && label.firstChild.nodeType === 3) label.firstChild.textContent = 'Answered ' + progress.value + ' of ' + progress.max + ' ';
   }
 
   form.addEventListener('change', function () { save(false, true); });
@@ -72,7 +92,11 @@
     if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || (target.tagName === 'INPUT' && target.type !== 'radio'))) return;
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     var handled = false;
-    if (LETTER_KEYS[key]) handled = choose('answer', LETTER_KEYS[key]);
+    // On a confidence button, digits set the confidence and the arrows move within the group, as radios do.
+    var onConfidence = target && target.name === 'confidence';
+    if (onConfidence && /^[1-5]$/.test(key)) handled = choose('confidence', key);
+    else if (onConfidence && (key === 'ArrowLeft' || key === 'ArrowRight' || key === 'ArrowUp' || key === 'ArrowDown')) return;
+    else if (LETTER_KEYS[key]) handled = choose('answer', LETTER_KEYS[key]);
     else if (key === 'n' || key === 'ArrowRight') handled = click('next');
     else if (key === 'p' || key === 'ArrowLeft') handled = click('prev');
     if (handled) event.preventDefault();

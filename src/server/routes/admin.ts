@@ -14,11 +14,11 @@ export function registerAdmin(app: FastifyInstance, ctx: BoardContext): void {
     const viewer = viewerOf(request)!;
     const [benchmarks, log] = await Promise.all([listBenchmarks(ctx.store), auditLog(ctx.store.db)]);
     return reply.type('text/html; charset=utf-8').send(layout('Admin', viewer, html`<h1>Administration</h1>
-<table class="board"><thead><tr><th>Benchmark</th><th>Version</th><th>Items</th><th>Limits (day / total)</th><th>State</th></tr></thead><tbody>
+<div class="table-scroll"><table class="board"><thead><tr><th>Benchmark</th><th>Version</th><th>Items</th><th>Limits (day / total)</th><th>State</th></tr></thead><tbody>
 ${benchmarks.map((b) => html`<tr><td>${b.slug}</td><td>${b.version}</td><td>${b.item_count}</td><td>${b.daily_limit} / ${b.total_limit}</td><td>
 <form method="post" action="/admin/benchmarks/${b.slug}/${b.is_open ? 'close' : 'open'}"><input type="hidden" name="_csrf" value="${viewer.csrf}">${b.is_open ? 'open' : 'closed'} <button>${b.is_open ? 'Close' : 'Open'}</button></form></td></tr>`)}
-</tbody></table><h2>Audit log</h2><table class="board" id="audit"><thead><tr><th>When</th><th>Who</th><th>Action</th><th>Details</th></tr></thead><tbody>
-${log.map((a) => html`<tr><td>${a.at.slice(0, 19).replace('T', ' ')}</td><td>${a.actor}</td><td>${a.action}</td><td><code>${a.detail_json}</code></td></tr>`)}</tbody></table>`));
+</tbody></table></div><h2>Audit log</h2><div class="table-scroll"><table class="board" id="audit"><thead><tr><th>When</th><th>Who</th><th>Action</th><th>Details</th></tr></thead><tbody>
+${log.map((a) => html`<tr><td>${a.at.slice(0, 19).replace('T', ' ')}</td><td>${a.actor}</td><td>${a.action}</td><td><code>${a.detail_json}</code></td></tr>`)}</tbody></table></div>`));
   });
 
   app.post<{ Params: { slug: string; action: string }; Body: Record<string, string> }>('/admin/benchmarks/:slug/:action', async (request, reply) => {

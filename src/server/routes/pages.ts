@@ -145,11 +145,11 @@ ${submitForm(benchmark.slug, viewer.csrf, { message: benchmark.is_open ? null : 
     const teamId = request.caller.user.team_id;
     const rows = teamId ? await teamSubmissions(ctx.store, teamId) : [];
     return page(reply, request, 'My submissions', html`<h1>Submissions of ${request.caller.user.team_name ?? 'your team'}</h1>
-<table class="board" id="submissions"><thead><tr><th>When</th><th>Benchmark</th><th>Model</th><th>File</th><th>State</th><th></th></tr></thead><tbody>
+<div class="table-scroll"><table class="board" id="submissions"><thead><tr><th>When</th><th>Benchmark</th><th>Model</th><th>File</th><th>State</th><th></th></tr></thead><tbody>
 ${rows.map((s) => html`<tr><td>${s.created_at.slice(0, 16).replace('T', ' ')}</td><td>${s.slug}</td><td>${(JSON.parse(s.model_json) as { name: string }).name}</td><td>${s.file_name} (${Math.ceil(s.byte_size / 1024)} KB)</td>
 <td><a href="/submissions/${s.id}">${s.state}</a>${s.state === 'scored' ? html` (<a href="/entries/${s.id}">entry</a>)` : ''}${s.error ? html`: ${s.error}` : ''}</td>
 <td>${s.state === 'failed' ? html`<form method="post" action="/submissions/${s.id}/retry"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Retry</button></form>` : ''}</td></tr>`)}
-</tbody></table>${rows.length === 0 ? html`<p>None yet.</p>` : ''}`);
+</tbody></table></div>${rows.length === 0 ? html`<p>None yet.</p>` : ''}`);
   });
 
   app.get<{ Params: { id: string } }>('/submissions/:id', async (request, reply) => {

@@ -3,7 +3,7 @@ import { CxrError } from '../../core/errors.js';
 import { accuracyBarSpec, kappaHeatmapSpec, renderSvg } from '../../report/charts.js';
 import { benchmarkBySlug, listBenchmarks } from '../../store/benchmarks.js';
 import { inviteAccount, inviteByLink, revokeReader } from '../../store/study-readers.js';
-import { dropCasesWithoutImages, listStudies, setStudySettings, setStudyState, studyById, studyItems, type Study } from '../../store/studies.js';
+import { deleteDraftStudy, dropCasesWithoutImages, listStudies, setStudySettings, setStudyState, studyById, studyItems, type Study } from '../../store/studies.js';
 import { createStudyFromBenchmark } from '../../study/create-study.js';
 import { answerFileLines, answerKeyLines, exportNames, studyReport } from '../../study/study-report.js';
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
@@ -20,6 +20,23 @@ function page(reply: FastifyReply, request: FastifyRequest, title: string, body:
 }
 
 const problem = (message: string) => html`<p class="problems" role="alert">${message}</p>`;
+
+/**
+ * When reading links expire, from the settings form: `YYYY-MM-DD HH:MM` in UTC (a date alone: 23:59 that day),
+ * empty for never. A date that does not exist (2030-02-31, 25:00) is refused, not rolled over into another day.
+ */
+export function expiryFrom(text: string): string | null {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?$/.exec(trimmed);
+  if (!match) throw new CxrError('bad-option', `links expire: "${trimmed.slice(0, 30)}" is not a time written YYYY-MM-DD HH:MM (UTC), e.g. 2030-01-31 18:00`);
+  const [year, month, day, hour, minute] = [match[1], match[2], match[3], match[4] ?? '23', match[5] ?? '59'].map(Number) as [number, number, number, number, number];
+  const at = new Date(Date.UTC(year, month - 1, day, hour, minute));
+  if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day || at.getUTCHours() !== hour || at.getUTCMinutes() !== minute) {
+    throw new CxrError('bad-option', `links expire: ${trimmed} is not a real date and time`);
+  }
+  return at.toISOString();
+}
 
 /** The host's pages: create studies, invite and revoke readers, open and close, results and exports. Admins only. */
 export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void {
@@ -111,23 +128,32 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
       try {
         await run(study, request.body ?? {}, request.caller!.user.email);
       } catch (error) {
-        if (error instanceof CxrError) return showStudy(request, reply, study, null, problem(error.message), 409);
+        if (error instanceof CxrError) return showStudy(request, reply, study, null, problem(error.message), error.code === 'bad-option' ? 400 : 409);
         throw error;
       }
       return reply.redirect(`/studies/${study.id}`, 303);
     });
   action('/studies/:id/state', async (study, form, actor) => {
     if (form.action !== 'open' && form.action !== 'close') throw new CxrError('bad-option', 'unknown action');
+    if (form.action === 'close' && form.confirm !== 'yes') throw new CxrError('bad-option', 'tick the box to confirm: closing freezes every answer for good');
     await setStudyState(ctx.store, actor, study.id, form.action === 'open' ? 'open' : 'closed');
   });
   action('/studies/:id/drop-missing', async (study, _form, actor) => void (await dropCasesWithoutImages(ctx.store, actor, study.id)));
   action('/studies/:id/settings', async (study, form, actor) => {
-    const text = form.expires?.trim() ?? '';
-    const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}))?$/.exec(text);
-    if (text && !match) throw new CxrError('bad-option', `links expire: "${text.slice(0, 30)}" is not a time written YYYY-MM-DD HH:MM`);
-    const at = match ? new Date(`${match[1]}T${match[2] ?? '23:59'}:00Z`) : null;
-    if (at && Number.isNaN(at.getTime())) throw new CxrError('bad-option', `links expire: "${text}" is not a real date`);
-    await setStudySettings(ctx.store, actor, study.id, { allowEdits: form.allowEdits === 'on', invitesExpireAt: at ? at.toISOString() : null });
+    await setStudySettings(ctx.store, actor, study.id, { allowEdits: form.allowEdits === 'on', invitesExpireAt: expiryFrom(form.expires ?? '') });
+  });
+
+  app.post<{ Params: { id: string }; Body: Form }>('/studies/:id/delete', async (request, reply) => {
+    const study = await hostStudy(request, reply, true);
+    if (!study) return reply;
+    try {
+      if (request.body?.confirm !== 'yes') throw new CxrError('bad-option', 'tick the box to confirm the deletion');
+      await deleteDraftStudy(ctx.store, request.caller!.user.email, study.id);
+    } catch (error) {
+      if (error instanceof CxrError) return showStudy(request, reply, study, null, problem(error.message), error.code === 'bad-option' ? 400 : 409);
+      throw error;
+    }
+    return reply.redirect('/studies', 303);
   });
 
   app.get<{ Params: { id: string } }>('/studies/:id/results', async (request, reply) => {

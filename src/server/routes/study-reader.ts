@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CxrError } from '../../core/errors.js';
 import { readerOrder } from '../../study/sample.js';
+import { storedImage } from '../../store/images.js';
 import { readerAnswers, saveAnswer, submitAnswers } from '../../store/study-answers.js';
 import { readerByToken, type StudyReader } from '../../store/study-readers.js';
 import { studyHasImage, studyItems, viewsOf, type Study, type StudyItem } from '../../store/studies.js';
@@ -18,7 +19,7 @@ type Params = { id: string };
 type CaseParams = { id: string; k: string };
 
 function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200): FastifyReply {
-  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body));
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body, { people: true }));
 }
 
 function sameSecret(a: unknown, b: string): boolean {
@@ -174,6 +175,15 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     if (found.study.state !== 'closed') return page(reply, request, 'Not yet', html`<h1>Not yet</h1><p>The reference answers are shown when the host closes the study.</p>`, 403);
     const { order, answers } = await readerState(ctx, found.reader, found.study);
     return page(reply, request, `Your results · ${found.study.title}`, readerResultsPage(found.study, order.map((item: StudyItem, i) => ({ k: i + 1, item, answer: answers.get(item.position)?.answer ?? null })), found.study.benchmark_id === null));
+  });
+
+  /** The image file as stored, for browsers without JavaScript (the viewer reads `/img/`, the raw pixels). */
+  app.get<{ Params: { id: string; sha: string } }>('/read/:id/file/:sha', async (request, reply) => {
+    const isHost = request.caller?.user.is_admin === 1 && request.caller.via === 'session';
+    if (!isHost && !(await readerOf(request, reply, true))) return reply;
+    const image = (await studyHasImage(ctx.store, request.params.id, request.params.sha)) ? await storedImage(ctx.store, request.params.sha) : null;
+    if (!image) return reply.code(404).send({ error: 'not-found', message: 'no such image in this study' });
+    return reply.type(image.contentType).header('cache-control', 'private, max-age=3600').send(image.content);
   });
 
   app.get<{ Params: { id: string; sha: string } }>('/read/:id/img/:sha', async (request, reply) => {

@@ -19,10 +19,13 @@ export interface ReaderCase {
   error: string | null;
 }
 
-/** The views of a case in the image viewer (one per image, side by side). */
-export function viewerFigures(imageBase: string, views: readonly StoredView[]): Html {
+/**
+ * The views of a case in the image viewer (one per image, side by side). With `fileBase`, a browser without
+ * JavaScript shows the image file itself (no window/level, but the film is there).
+ */
+export function viewerFigures(imageBase: string, views: readonly StoredView[], fileBase?: string): Html {
   return html`<section class="views" aria-label="Images">${views.map((v, i) => (v.sha256
-    ? html`<figure class="cxr-view"${attributes({ 'data-src': `${imageBase}/${v.sha256}`, 'data-label': v.view ?? `Image ${i + 1}` })}><figcaption>${v.view ?? `Image ${i + 1}`}</figcaption></figure>`
+    ? html`<figure class="cxr-view"${attributes({ 'data-src': `${imageBase}/${v.sha256}`, 'data-label': v.view ?? `Image ${i + 1}` })}>${fileBase ? html`<noscript><img src="${fileBase}/${v.sha256}" alt="${v.view ?? `Image ${i + 1}`} view (the viewer needs JavaScript)"></noscript>` : ''}<figcaption>${v.view ?? `Image ${i + 1}`}</figcaption></figure>`
     : html`<figure class="cxr-missing"><figcaption>${v.view ?? `Image ${i + 1}`}: the image file is missing</figcaption></figure>`))}</section>`;
 }
 
@@ -30,7 +33,7 @@ export function progressBar(answered: number, total: number): Html {
   return html`<p class="progress"><label>Answered ${answered} of ${total} <progress${attributes({ max: total, value: answered })}>${answered} of ${total}</progress></label></p>`;
 }
 
-const KEYS_HELP = html`<p class="help keys" id="keys-help">Keys: <kbd>A</kbd>–<kbd>D</kbd> or <kbd>1</kbd>–<kbd>4</kbd> answer · <kbd>N</kbd> or <kbd>→</kbd> next · <kbd>P</kbd> or <kbd>←</kbd> previous · in the viewer <kbd>I</kbd> invert, <kbd>R</kbd> reset, <kbd>F</kbd> fit, <kbd>+</kbd>/<kbd>−</kbd> zoom; drag to set window/level.</p>`;
+const KEYS_HELP = html`<p class="help keys" id="keys-help">Keys: <kbd>A</kbd>–<kbd>D</kbd> or <kbd>1</kbd>–<kbd>4</kbd> answer (on a confidence button, <kbd>1</kbd>–<kbd>5</kbd> set the confidence) · <kbd>N</kbd> or <kbd>→</kbd> next · <kbd>P</kbd> or <kbd>←</kbd> previous · in the viewer <kbd>I</kbd> invert, <kbd>R</kbd> reset, <kbd>F</kbd> fit, <kbd>+</kbd>/<kbd>−</kbd> zoom. Mouse: drag for window/level, right-drag or <kbd>Ctrl</kbd>-drag to pan, wheel or <kbd>Shift</kbd>-drag to zoom.</p>`;
 
 /** A case of a reader study: images, the question, four options, optional confidence, previous/next. */
 export function casePage(c: ReaderCase): Html {
@@ -39,7 +42,7 @@ export function casePage(c: ReaderCase): Html {
   const disabled = c.locked !== null;
   return html`<h1 class="case-title">Case ${c.k} of ${c.total} <span class="meta">${c.study.title}</span></h1>${progressBar(c.answered, c.total)}
 ${c.locked ? html`<p class="notice" role="status">${c.locked}</p>` : ''}${c.error ? html`<p class="problems" role="alert" id="answer-error">${c.error}</p>` : ''}
-<div class="case">${viewerFigures(`${base}/img`, c.views)}
+<div class="case">${viewerFigures(`${base}/img`, c.views, `${base}/file`)}
 <form method="post" action="${base}/case/${c.k}" id="answer-form" class="answer"${attributes({ 'data-save': `${base}/api/save`, 'data-csrf': c.csrf, 'data-position': c.item.position, 'data-locked': disabled ? 'true' : undefined })}>
 <input type="hidden" name="_csrf" value="${c.csrf}"><input type="hidden" name="visit" value="${randomUUID()}"><input type="hidden" name="elapsed" value="0">
 <fieldset class="options"${attributes({ 'aria-describedby': c.error ? 'answer-error' : undefined })}><legend class="question">${c.item.question}</legend>
@@ -54,14 +57,14 @@ ${[1, 2, 3, 4, 5].map((n) => html`<label><input${attributes({ type: 'radio', nam
 }
 
 /** The start page of a study for a reader: where they are, and how to go on. */
-export function readerHome(study: Pick<Study, 'id' | 'title' | 'state' | 'allow_edits'>, answered: number, total: number, nextK: number | null, submittedAt: string | null): Html {
+export function readerHome(study: Pick<Study, 'id' | 'title' | 'state' | 'allow_edits' | 'benchmark_id'>, answered: number, total: number, nextK: number | null, submittedAt: string | null): Html {
   const base = `/read/${study.id}`;
   return html`<h1>${study.title}</h1>${progressBar(answered, total)}
-<p>You will read ${total} cases, each a chest X-ray with one question and four options. Choose one answer per case (you cannot go on without one) and, if you like, how confident you are. Answers are saved as you choose them: you can close the browser and come back to this page, on this or another device, and go on where you left off. The correct answers are shown only after the study's host closes the study.</p>
-${study.state === 'closed' ? html`<p><a href="${base}/results" id="my-results">The study is closed: see your answers against the reference</a></p>`
+<p>You will read ${total} cases, each a chest X-ray with one question and four options. Choose one answer per case (you cannot go on without one) and, if you like, how confident you are. Answers are saved as you choose them: you can close the browser and come back to this page, on this or another device, and go on where you left off. When the study's host closes the study you see your score${study.benchmark_id ? '' : ' and the reference answers'}.</p>
+${study.state === 'closed' ? html`<p><a href="${base}/results" id="my-results">The study is closed: see your score${study.benchmark_id ? '' : ' and the reference answers'}</a></p>`
     : submittedAt ? html`<p class="notice" role="status">You submitted your answers on ${submittedAt.slice(0, 16).replace('T', ' ')} UTC. Thank you.${study.allow_edits ? ' The host allows changes until the study closes.' : ''}</p><p><a href="${base}/finish">Your answers</a></p>`
     : html`<p><a class="button" id="continue" href="${nextK === null ? `${base}/finish` : `${base}/case/${nextK}`}">${answered === 0 ? 'Start reading' : nextK === null ? 'Review and submit' : `Continue with case ${nextK}`}</a></p>`}
-${KEYS_HELP}`;
+${submittedAt || study.state === 'closed' ? '' : KEYS_HELP}`;
 }
 
 /** Every case with the reader's answer, and the submit button (which locks the answers). */
@@ -69,8 +72,8 @@ export function finishPage(study: Pick<Study, 'id' | 'title'>, rows: { k: number
   const base = `/read/${study.id}`;
   const missing = rows.filter((r) => r.answer === null).length;
   return html`<h1>Your answers</h1>${message ? html`<p class="problems" role="alert">${message}</p>` : ''}
-<table class="board" id="my-answers"><thead><tr><th>Case</th><th>Question</th><th>Answer</th><th>Confidence</th></tr></thead><tbody>
-${rows.map((r) => html`<tr><td><a href="${base}/case/${r.k}">${r.k}</a></td><td>${r.question}</td><td>${r.answer ?? '—'}</td><td>${r.confidence ?? '—'}</td></tr>`)}</tbody></table>
+<div class="table-scroll"><table class="board" id="my-answers"><thead><tr><th>Case</th><th>Question</th><th>Answer</th><th>Confidence</th></tr></thead><tbody>
+${rows.map((r) => html`<tr><td><a href="${base}/case/${r.k}">${r.k}</a></td><td>${r.question}</td><td>${r.answer ?? '—'}</td><td>${r.confidence ?? '—'}</td></tr>`)}</tbody></table></div>
 ${submittedAt ? html`<p class="notice" role="status">Submitted on ${submittedAt.slice(0, 16).replace('T', ' ')} UTC.</p>`
     : locked ? html`<p class="notice">${locked}</p>`
     : html`<form method="post" action="${base}/submit" id="submit-answers"><input type="hidden" name="_csrf" value="${csrf}">
@@ -84,7 +87,7 @@ ${submittedAt ? html`<p class="notice" role="status">Submitted on ${submittedAt.
 export function readerResultsPage(study: Pick<Study, 'title'>, rows: { k: number; item: StudyItem; answer: string | null }[], revealReference: boolean): Html {
   const correct = rows.filter((r) => r.answer === r.item.gold).length;
   return html`<h1>${study.title}: your answers</h1><p id="my-score">You answered ${correct} of ${rows.length} correctly.</p>
-${revealReference ? html`<table class="board"><thead><tr><th>Case</th><th>Question</th><th>Yours</th><th>Reference</th><th>Explanation</th></tr></thead><tbody>
-${rows.map((r) => html`<tr><td>${r.k}</td><td>${r.item.question}</td><td>${r.answer ?? '—'}</td><td>${r.item.gold}</td><td>${r.item.explanation ?? ''}</td></tr>`)}</tbody></table>`
+${revealReference ? html`<div class="table-scroll"><table class="board"><thead><tr><th>Case</th><th>Question</th><th>Yours</th><th>Reference</th><th>Explanation</th></tr></thead><tbody>
+${rows.map((r) => html`<tr><td>${r.k}</td><td>${r.item.question}</td><td>${r.answer ?? '—'}</td><td>${r.item.gold}</td><td>${r.item.explanation ?? ''}</td></tr>`)}</tbody></table></div>`
     : html`<p class="help" id="reference-withheld">The cases come from a benchmark whose answers are kept hidden (models are still being tested on them), so the reference answers are not shown case by case.</p>`}`;
 }

@@ -12,8 +12,8 @@ const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value
 /** The host's list of studies and the form that creates one from a benchmark of the board. */
 export function studiesPage(studies: (Study & { items: number; readers: number })[], benchmarks: Benchmark[], csrf: string, message: Html | null = null, values: Record<string, string> = {}): Html {
   return html`<h1>Reader studies</h1>${message ?? ''}
-<table class="board" id="studies"><thead><tr><th>Study</th><th>State</th><th class="num">Cases</th><th class="num">Readers</th><th>Created</th></tr></thead><tbody>
-${studies.map((s) => html`<tr><td><a href="/studies/${s.id}">${s.title}</a></td><td>${s.state}</td><td class="num">${s.items}</td><td class="num">${s.readers}</td><td>${s.created_at.slice(0, 10)}</td></tr>`)}</tbody></table>
+<div class="table-scroll"><table class="board" id="studies"><thead><tr><th>Study</th><th>State</th><th class="num">Cases</th><th class="num">Readers</th><th>Created</th></tr></thead><tbody>
+${studies.map((s) => html`<tr><td><a href="/studies/${s.id}">${s.title}</a></td><td>${s.state}</td><td class="num">${s.items}</td><td class="num">${s.readers}</td><td>${s.created_at.slice(0, 10)}</td></tr>`)}</tbody></table></div>
 ${studies.length === 0 ? html`<p class="empty">No study yet.</p>` : ''}
 <h2>New study from a benchmark</h2>
 <p class="help">Cases are drawn from the benchmark's hidden questions with a recorded seed; the images are those stored with it (<code>cxrbench board load … --with-images</code>). To draw from a question set on disk, use <code>cxrbench study create</code>.</p>
@@ -35,8 +35,8 @@ export function studyPage(study: Study, report: StudyReport, csrf: string, fresh
   const expires = study.invites_expire_at ? study.invites_expire_at.slice(0, 16) : '';
   return html`<h1>${study.title}</h1>${message ?? ''}
 <dl class="card"><dt>State</dt><dd id="study-state">${study.state}</dd><dt>Source</dt><dd>${study.source} <span class="meta">sha256 ${study.source_sha256.slice(0, 12)}…</span></dd>
-<dt>Sample</dt><dd>${plural(report.items.length, 'case')} of ${sampling.pool ?? '?'} · ${sampling.mode ?? '?'}${sampling.task ? ` · only ${sampling.task}` : ''} · seed ${String(study.seed)}</dd>
-<dt>After submitting</dt><dd>${study.allow_edits ? 'readers may still change answers' : 'answers are locked'}</dd><dt>Links expire</dt><dd>${study.invites_expire_at ? `${expires.replace('T', ' ')} UTC` : 'never'}</dd></dl>
+<dt>Sample</dt><dd>${plural(report.items.length, 'case')}${sampling.n !== undefined && sampling.n > (sampling.pool ?? Infinity) ? ` (${sampling.n} asked; every question there is)` : ''} of ${sampling.pool ?? '?'}${sampling.task ? ` ${sampling.task} questions` : ''} · ${sampling.mode ?? '?'} · seed ${String(study.seed)}</dd>
+<dt>After submitting</dt><dd>${study.allow_edits ? 'readers may still change answers' : 'answers are locked'}</dd><dt>Links expire</dt><dd>${study.invites_expire_at ? `${expires.replace('T', ' ')} UTC${study.invites_expire_at < new Date().toISOString() ? ' — passed: reading links no longer open or save' : ''}` : 'never'}</dd></dl>
 ${missing.length > 0 ? html`<div class="problems" role="alert" id="missing-images"><p><strong>${plural(missing.length, 'case')} ${missing.length === 1 ? 'has' : 'have'} missing images</strong> — readers cannot be invited until this is settled. Add the files and create the study again, or remove these cases.</p>
 <ul>${missing.slice(0, 50).map((i) => html`<li><code>${i.question_id}</code>: ${(JSON.parse(i.images_json) as { path: string; sha256: string | null; problem?: string }[]).filter((v) => !v.sha256).map((v) => (v.problem && v.problem !== 'missing' ? `${v.path} (${v.problem})` : v.path)).join(', ') || 'the record lists no image'}</li>`)}</ul>${missing.length > 50 ? html`<p>… and ${missing.length - 50} more.</p>` : ''}
 ${study.state === 'draft' ? html`<form method="post" action="/studies/${study.id}/drop-missing">${csrfField(csrf)}<button>Remove the ${plural(missing.length, 'case')} without images</button></form>` : ''}</div>` : ''}
@@ -44,19 +44,20 @@ ${fresh ? (fresh.account
     ? html`<div class="token" role="status"><p>${fresh.name} (${fresh.account}) is invited: they read at this address when signed in, and see the study on their account page:</p><code id="new-link">${fresh.link}</code></div>`
     : html`<div class="token" role="status"><p>Reading link for ${fresh.name} — send it to them; it is not shown again (revoke it and make a new one if it is lost):</p><code id="new-link">${fresh.link}</code></div>`) : ''}
 <div class="actions">${study.state === 'draft' ? html`<form method="post" action="/studies/${study.id}/state" class="inline">${csrfField(csrf)}<input type="hidden" name="action" value="open"><button${attributes({ disabled: missing.length > 0 })}>Open the study for reading</button></form>` : ''}
-${study.state === 'open' ? html`<form method="post" action="/studies/${study.id}/state" class="inline">${csrfField(csrf)}<input type="hidden" name="action" value="close"><button>Close the study (answers freeze; readers see the reference)</button></form>` : ''}
+${study.state === 'open' ? html`<form method="post" action="/studies/${study.id}/state" class="inline" id="close-form">${csrfField(csrf)}<input type="hidden" name="action" value="close"><label><input type="checkbox" name="confirm" value="yes" required> Answers freeze for good; readers then see their score${study.benchmark_id ? '' : ' and the reference answers'}</label> <button>Close the study</button></form>` : ''}
+${study.state === 'draft' ? html`<form method="post" action="/studies/${study.id}/delete" class="inline" id="delete-form">${csrfField(csrf)}<label><input type="checkbox" name="confirm" value="yes" required> Delete this draft and its cases</label> <button class="secondary">Delete draft</button></form>` : ''}
 <a href="/studies/${study.id}/results" id="results-link">Results</a></div>
 <h2>Readers</h2>
-<table class="board" id="readers"><thead><tr><th>Reader</th><th>Invited as</th><th class="num">Answered</th><th>Submitted</th><th>Last seen</th><th></th></tr></thead><tbody>
+<div class="table-scroll"><table class="board" id="readers"><thead><tr><th>Reader</th><th>Invited as</th><th class="num">Answered</th><th>Submitted</th><th>Last seen</th><th></th></tr></thead><tbody>
 ${report.readers.map((r) => html`<tr><td>${r.name}</td><td>${r.user_id ? 'board account' : 'link'}</td><td class="num">${r.answered} / ${report.items.length}</td><td>${r.submitted_at?.slice(0, 16).replace('T', ' ') ?? '—'}</td><td>${r.last_seen_at?.slice(0, 16).replace('T', ' ') ?? '—'}</td>
-<td>${r.revoked_at ? 'revoked' : html`<form method="post" action="/studies/${study.id}/readers/${r.id}/revoke" class="inline">${csrfField(csrf)}<button aria-label="Revoke ${r.name}">Revoke</button></form>`}</td></tr>`)}</tbody></table>
+<td>${r.revoked_at ? 'revoked' : study.state === 'closed' ? '' : html`<form method="post" action="/studies/${study.id}/readers/${r.id}/revoke" class="inline">${csrfField(csrf)}<button class="secondary" aria-label="Revoke ${r.name}">Revoke</button></form>`}</td></tr>`)}</tbody></table></div>
 ${study.state !== 'closed' ? html`<form method="post" action="/studies/${study.id}/invite" class="stack" id="invite-form">${csrfField(csrf)}
 <label>Reader's name as results show it (optional) <input name="name" maxlength="80" autocomplete="off"></label>
 <label>Board account email (leave empty to make a reading link) <input type="email" name="email" maxlength="200" autocomplete="off"></label>
 <button${attributes({ disabled: missing.length > 0 })}>Invite reader</button></form>
 <h2>Settings</h2><form method="post" action="/studies/${study.id}/settings" class="stack" id="settings-form">${csrfField(csrf)}
 <label><input${attributes({ type: 'checkbox', name: 'allowEdits', checked: study.allow_edits === 1 })}> Readers may change answers after submitting (until the study closes)</label>
-<label>Reading links expire (UTC, YYYY-MM-DD HH:MM; empty: never) <input name="expires" maxlength="16" pattern="\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2})?" placeholder="YYYY-MM-DD HH:MM"${attributes({ value: expires.replace('T', ' ') })}></label>
+<label>Reading links expire (UTC, YYYY-MM-DD HH:MM; a date alone means 23:59; empty: never) <input name="expires" maxlength="16" pattern="\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2})?" placeholder="YYYY-MM-DD HH:MM"${attributes({ value: expires.replace('T', ' ') })}></label>
 <button>Save settings</button></form>` : ''}`;
 }
 
@@ -79,7 +80,7 @@ ${raters.map((r) => html`<tr class="${r.kind}"><td>${r.name}${r.kind === 'reader
 
 function kappaTable(names: string[], cohen: number[][], pairN: number[][], caption: string): Html {
   return html`<div class="table-scroll"><table class="board kappa"><caption>${caption}</caption><thead><tr><th></th>${names.map((n) => html`<th>${n}</th>`)}</tr></thead><tbody>
-${names.map((a, i) => html`<tr><th>${a}</th>${names.map((_, j) => html`<td class="num">${Number.isNaN(cohen[i]![j]!) ? '—' : cohen[i]![j]!.toFixed(2)} <span class="ci">n=${pairN[i]![j]!}</span></td>`)}</tr>`)}</tbody></table></div>`;
+${names.map((a, i) => html`<tr><th>${a}</th>${names.map((_, j) => html`<td${attributes({ class: pairN[i]![j]! < 10 ? 'num few' : 'num', title: pairN[i]![j]! < 10 ? 'fewer than 10 cases: read with care' : undefined })}>${Number.isNaN(cohen[i]![j]!) ? '—' : cohen[i]![j]!.toFixed(2)} <span class="ci">n=${pairN[i]![j]!}</span></td>`)}</tr>`)}</tbody></table></div>`;
 }
 
 /** The host's results: accuracy with intervals, time per case, kappa heatmaps overall and per task, and the exports. */
@@ -88,13 +89,13 @@ export function resultsPage(study: Study, report: StudyReport): Html {
   const names = report.raters.map((x) => x.name);
   const base = `/studies/${study.id}/results`;
   return html`<h1>${study.title}: results</h1>
-${study.state !== 'closed' ? html`<p class="notice" role="status">The study is ${study.state}: these are the answers so far. Readers see nothing of this.</p>` : ''}
+${study.state !== 'closed' ? html`<p class="notice" role="status">${study.state === 'draft' ? 'The study has not opened yet.' : 'The study is open: these are the answers so far.'} Readers see nothing of this.</p>` : ''}
 <h2>Accuracy on the study's ${plural(r.items, 'case')}</h2><p class="help">Correct over every case (an unanswered case is not correct), with Wilson 95% intervals. Humans are marked; models answered the same cases.</p>
 ${ratersTable(r)}
 <figure><img src="${base}/accuracy.svg" alt="Bar chart of accuracy per task for each reader and model, with 95% intervals (the numbers are in the table above)" id="accuracy-chart"></figure>
-<h2>Time per case</h2><table class="board" id="times"><thead><tr><th>Reader</th><th class="num">Cases timed</th><th class="num">Median s</th><th class="num">Mean s</th><th class="num">Total min</th></tr></thead><tbody>
-${report.readers.map((x) => html`<tr><td>${x.name}</td><td class="num">${x.time.cases}</td><td class="num">${x.time.medianS?.toFixed(1) ?? '—'}</td><td class="num">${x.time.meanS?.toFixed(1) ?? '—'}</td><td class="num">${(x.time.totalS / 60).toFixed(1)}</td></tr>`)}</tbody></table>
-<h2>Agreement (Cohen's kappa)</h2><p class="help">Each cell uses the cases both raters answered (n per cell). Fleiss' kappa of everyone: ${Number.isNaN(r.agreement.fleiss) ? '—' : r.agreement.fleiss.toFixed(2)} on ${r.agreement.fleissN} case(s).</p>
+<h2>Time per case</h2><div class="table-scroll"><table class="board" id="times"><thead><tr><th>Reader</th><th class="num">Cases timed</th><th class="num">Median s</th><th class="num">Mean s</th><th class="num">Total min</th></tr></thead><tbody>
+${report.readers.map((x) => html`<tr><td>${x.name}${x.revoked_at ? ' (revoked: left out of the results)' : ''}</td><td class="num">${x.time.cases}</td><td class="num">${x.time.medianS?.toFixed(1) ?? '—'}</td><td class="num">${x.time.meanS?.toFixed(1) ?? '—'}</td><td class="num">${(x.time.totalS / 60).toFixed(1)}</td></tr>`)}</tbody></table></div>
+<h2>Agreement (Cohen's kappa)</h2><p class="help">Each cell uses the cases both raters answered (n per cell); cells on fewer than 10 cases are greyed — kappa on a handful of cases says little. Fleiss' kappa of everyone: ${Number.isNaN(r.agreement.fleiss) ? '—' : r.agreement.fleiss.toFixed(2)} on ${r.agreement.fleissN} case(s).</p>
 ${names.length >= 2 ? html`<figure><img src="${base}/kappa.svg" alt="Heatmap of Cohen's kappa between every pair of readers and models (the numbers are in the table below)" id="kappa-heatmap"></figure>
 ${kappaTable(names, r.agreement.cohen, r.agreement.pairN, 'All cases')}
 <h3>Per task</h3><div class="kappa-grid">${r.tasks.map((t) => html`<div class="kappa-task"><h4>${t}</h4><figure><img src="${base}/kappa.svg?task=${encodeURIComponent(t)}" alt="Kappa heatmap for ${t} (the numbers are in the table below it)"></figure>${kappaTable(names, r.agreementByTask[t]!.cohen, r.agreementByTask[t]!.pairN, t)}</div>`)}</div>` : html`<p class="empty">Agreement needs at least two raters.</p>`}
