@@ -14,6 +14,7 @@ import { registerAgreement } from './commands/agreement.js';
 import { registerReport } from './commands/report.js';
 import { registerBoard } from './commands/board.js';
 import { registerStudy } from './commands/study.js';
+import { registerRrg } from './commands/rrg.js';
 import { registerCorpus } from './commands/corpus.js';
 import { registerCheck, registerGenerate } from './commands/generate.js';
 import { registerReview } from './commands/review.js';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerReport(program);
   registerBoard(program);
   registerStudy(program);
+  registerRrg(program);
   registerCorpus(program);
   registerGenerate(program);
   registerCheck(program);

@@ -25,8 +25,10 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // reader studies and expert review (docs/board.md): people read and rate questions over the store
   study: ['core', 'dataset', 'extract', 'score', 'store', 'board'],
   review: ['core', 'dataset', 'score', 'store', 'study'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi', 'study', 'review'],
-  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board', 'study', 'review'],
+  // report generation metrics (docs/rrg.md): BLEU-2, ROUGE-L, RadCliQ here; model metrics' arithmetic over a backend
+  rrg: ['core', 'score'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi', 'study', 'review', 'rrg'],
+  server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board', 'study', 'review', 'rrg'],
   // the library entry point exports the core library, never the shells
   'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],
 };

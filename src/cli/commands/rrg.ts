@@ -1,0 +1,95 @@
+import { readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { CxrError } from '../../core/errors.js';
+import { renderTable } from '../../report/text-table.js';
+import { readReportPairs, TRACKS, type Track } from '../../rrg/report-pairs.js';
+import { METRICS, scoreReports, type MetricName, type RrgResults } from '../../rrg/score-reports.js';
+import { HttpScoringService } from '../../rrg/scoring-service.js';
+import { wholeNumber } from '../option-parsers.js';
+import { parseFormat } from '../output-format.js';
+
+/** Metric names as typed on the command line (ReXrank's column names, lowercased) → the output's names. */
+const METRIC_ALIASES: Record<string, MetricName> = {
+  bleu: 'bleu', 'bleu-2': 'bleu', 'rouge-l': 'rouge_l', rouge_l: 'rouge_l', rougel: 'rouge_l', bertscore: 'bertscore', sembscore: 'sembscore', radgraph: 'radgraph',
+  green: 'green', radcliq: 'radcliq_v1', 'radcliq-v1': 'radcliq_v1', radcliq_v1: 'radcliq_v1', ratescore: 'ratescore', fineradscore: 'fineradscore',
+};
+const DEFAULT_METRICS = 'bleu,rouge-l,bertscore,sembscore,radgraph,radcliq-v1';
+
+function readText(path: string, option: string): string {
+  try {
+    if (statSync(path).isDirectory()) throw new CxrError('unreadable-file', `${option} ${path}: a folder, not a file`);
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof CxrError) throw error;
+    throw new CxrError('unreadable-file', `${option} ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+function parseMetrics(value: string): MetricName[] {
+  const names = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((n) => !(n in METRIC_ALIASES));
+  if (unknown.length || names.length === 0) throw new CxrError('bad-option', `--metrics ${value}: unknown ${unknown.join(', ') || '(none given)'}; choose from bleu, rouge-l, bertscore, sembscore, radgraph, green, radcliq-v1, ratescore, fineradscore`);
+  return [...new Set(names.map((n) => METRIC_ALIASES[n]!))];
+}
+
+/** The documented JSON shape: metrics by name, and one flat object per study. */
+function jsonOf(results: RrgResults, track: Track): unknown {
+  return {
+    track,
+    metrics: results.metrics,
+    ranking: results.ranking,
+    not_computed: results.not_computed,
+    empty_predictions: results.empty_predictions,
+    studies: results.studies.map((s) => ({ id: s.id, ...s.values })),
+    settings: results.settings,
+  };
+}
+
+function tableOf(results: RrgResults, format: 'table' | 'md' | 'csv', asked: readonly MetricName[]): string {
+  const fmt = (x: number) => x.toFixed(4);
+  const rows = asked.map((m) => {
+    const s = results.metrics[m];
+    return s ? [m, fmt(s.mean), `${fmt(s.lo)}–${fmt(s.hi)}`, String(s.n)] : [m, 'not computed', '', ''];
+  });
+  if (results.ranking) rows.push([results.ranking.kind === 'inverse' ? '1/radcliq_v1' : 'radcliq_v1 (mean ≤ 0: no reciprocal)', fmt(results.ranking.value), '', '']);
+  let out = renderTable({ headers: ['metric', 'mean', '95% CI (bootstrap over studies)', 'n'], rows, numeric: [false, true, false, true] }, format);
+  if (format !== 'csv') {
+    for (const [m, why] of Object.entries(results.not_computed)) out += `${m}: ${why}\n`;
+    if (results.empty_predictions.length) out += `${results.empty_predictions.length} stud${results.empty_predictions.length === 1 ? 'y has' : 'ies have'} an empty or missing prediction, scored as an empty report: ${results.empty_predictions.slice(0, 5).join(', ')}${results.empty_predictions.length > 5 ? ', …' : ''}\n`;
+  }
+  return out;
+}
+
+/** `cxrbench rrg score`: ReXrank's report-generation metrics on a predictions file (docs/rrg.md). */
+export function registerRrg(program: Command): void {
+  const rrg = program.command('rrg').description('radiology report generation: ReXrank V1.0 metrics');
+  rrg.command('score')
+    .description('score generated reports: BLEU-2 and ROUGE-L here; BERTScore, SembScore, RadGraph, GREEN through a scoring service; RadCliQ-v1 from them')
+    .requiredOption('--pred <file>', "predictions: ReXrank's RRG JSON (keyed by study, with model_prediction and the reference sections) or JSONL {id, prediction, reference}")
+    .option('--ref <file>', "references in a separate ReXrank JSON (then --pred needs only model_prediction; ids must match)")
+    .option('--track <track>', 'findings | findings-impression (the reference text of the track)', 'findings-impression')
+    .option('--metrics <list>', 'comma-separated', DEFAULT_METRICS)
+    .option('--service <url>', 'a scoring service for the model-based metrics (protocol in docs/rrg.md)')
+    .option('--resamples <n>', 'bootstrap resamples', wholeNumber('--resamples', 100, 100_000), 1000)
+    .option('--seed <n>', 'bootstrap seed', wholeNumber('--seed', 0, 2 ** 31 - 1), 0)
+    .option('--format <format>', 'table | md | csv | json', 'table')
+    .action(async (opts: { pred: string; ref?: string; track: string; metrics: string; service?: string; resamples: number; seed: number; format: string }) => {
+      const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json'] as const);
+      const track = parseFormat(opts.track, TRACKS, '--track');
+      const metrics = parseMetrics(opts.metrics);
+      if (opts.service !== undefined && !/^https?:\/\/\S+$/.test(opts.service)) throw new CxrError('bad-option', `--service ${opts.service}: expected an http(s) URL`);
+      const read = readReportPairs(readText(opts.pred, '--pred'), basename(opts.pred), track, opts.ref ? { content: readText(opts.ref, '--ref'), fileName: basename(opts.ref) } : undefined);
+      if (read.problems.length > 0) {
+        throw new CxrError('unreadable-file', `${opts.pred}: ${read.problems.length} problem(s), nothing scored:\n  ${read.problems.slice(0, 20).join('\n  ')}${read.problems.length > 20 ? `\n  … and ${read.problems.length - 20} more` : ''}`);
+      }
+      let results: RrgResults;
+      try {
+        results = await scoreReports(read.pairs, { metrics, backend: opts.service ? new HttpScoringService(opts.service) : null, resamples: opts.resamples, seed: opts.seed, emptyPredictions: read.emptyPredictions });
+      } catch (error) {
+        if (error instanceof Error && error.message.startsWith('scoring service')) throw new CxrError('model-config', error.message);
+        throw error;
+      }
+      process.stdout.write(format === 'json' ? `${JSON.stringify(jsonOf(results, track), null, 2)}\n` : tableOf(results, format, metrics));
+    });
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { RadGraph } from './model-metrics.js';
+
+/**
+ * The model side of the model-based metrics behind one interface: a backend gives what the network computes,
+ * and the metric's arithmetic is done here (model-metrics.ts).
+ */
+export interface ModelMetricBackend {
+  /** What the backend is (for the output and messages). */
+  readonly name: string;
+  /** Contextual token embeddings of each text (BERTScore), without special tokens. */
+  tokenEmbeddings?(texts: string[]): Promise<number[][][]>;
+  /** One CheXbert report embedding per text (SembScore). */
+  reportEmbeddings?(texts: string[]): Promise<number[][]>;
+  /** The RadGraph of each text. */
+  radGraphs?(texts: string[]): Promise<RadGraph[]>;
+  /** GREEN's counts for each (reference, candidate) pair. */
+  greenCounts?(pairs: { reference: string; candidate: string }[]): Promise<{ matched: number; significantErrors: number }[]>;
+}
+
+const Vector = z.array(z.number().finite());
+const Schemas = {
+  bertscore: z.object({ embeddings: z.array(z.array(Vector)) }),
+  chexbert: z.object({ embeddings: z.array(Vector) }),
+  radgraph: z.object({ graphs: z.array(z.object({ entities: z.array(z.object({ text: z.string(), label: z.string() })), relations: z.array(z.object({ source: z.number().int().min(0), target: z.number().int().min(0), type: z.string() })) })) }),
+  green: z.object({ counts: z.array(z.object({ matched: z.number().int().min(0), significant_errors: z.number().int().min(0) })) }),
+};
+
+/**
+ * The HTTP scoring service (protocol in docs/rrg.md): POST JSON to `<base>/<model>` and get arrays back, one entry
+ * per input, in order. Every reply is checked (shape and count) before a number is made from it.
+ */
+export class HttpScoringService implements ModelMetricBackend {
+  readonly name: string;
+
+  constructor(private readonly base: string, private readonly timeoutMs = 120_000) {
+    this.name = `service ${base}`;
+  }
+
+  private async post<K extends keyof typeof Schemas, T>(path: K, body: unknown, count: number, pick: (reply: z.infer<(typeof Schemas)[K]>) => T[]): Promise<T[]> {
+    const url = `${this.base.replace(/\/+$/, '')}/${path}`;
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (error) {
+      throw new Error(`scoring service ${url}: ${(error as Error).message}`);
+    }
+    if (!response.ok) throw new Error(`scoring service ${url}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
+    const parsed = Schemas[path].safeParse(await response.json().catch(() => null));
+    if (!parsed.success) throw new Error(`scoring service ${url}: the reply is not in the documented shape (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+    const out = pick(parsed.data as z.infer<(typeof Schemas)[K]>);
+    if (out.length !== count) throw new Error(`scoring service ${url}: ${out.length} results for ${count} inputs`);
+    return out;
+  }
+
+  tokenEmbeddings(texts: string[]): Promise<number[][][]> {
+    return this.post('bertscore', { texts }, texts.length, (r: z.infer<typeof Schemas.bertscore>) => r.embeddings);
+  }
+
+  reportEmbeddings(texts: string[]): Promise<number[][]> {
+    return this.post('chexbert', { texts }, texts.length, (r: z.infer<typeof Schemas.chexbert>) => r.embeddings);
+  }
+
+  radGraphs(texts: string[]): Promise<RadGraph[]> {
+    return this.post('radgraph', { texts }, texts.length, (r: z.infer<typeof Schemas.radgraph>) => r.graphs);
+  }
+
+  greenCounts(pairs: { reference: string; candidate: string }[]): Promise<{ matched: number; significantErrors: number }[]> {
+    return this.post('green', { pairs }, pairs.length, (r: z.infer<typeof Schemas.green>) => r.counts.map((c) => ({ matched: c.matched, significantErrors: c.significant_errors })));
+  }
+}

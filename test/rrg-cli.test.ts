@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { sentenceBleu } from '../src/rrg/bleu.js';
+import { radcliqV1 } from '../src/rrg/radcliq.js';
+import { rexrankTokens } from '../src/rrg/tokenize.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/records.js';
+
+/**
+ * A stand-in scoring service speaking the documented protocol, with a toy "model": a token's embedding is a
+ * one-hot vector of its hash (so BERTScore matches equal tokens), a report's CheXbert embedding is its bag of
+ * words, RadGraph entities are the words of a small lexicon, GREEN counts shared and missed lexicon words.
+ */
+const LEXICON = ['effusion', 'pneumothorax', 'cardiomegaly', 'consolidation', 'edema', 'normal'];
+const DIM = 64;
+const hash = (t: string) => [...t].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % DIM, 7);
+const words = (text: string) => text.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+const oneHot = (t: string) => Array.from({ length: DIM }, (_, i) => (i === hash(t) ? 1 : 0));
+let service: Server;
+let base = '';
+const calls: string[] = [];
+
+before(async () => {
+  service = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      calls.push(req.url!);
+      const input = JSON.parse(body) as { texts?: string[]; pairs?: { reference: string; candidate: string }[] };
+      const reply = req.url === '/bertscore' ? { embeddings: input.texts!.map((t) => words(t).map(oneHot)) }
+        : req.url === '/chexbert' ? { embeddings: input.texts!.map((t) => Array.from({ length: DIM }, (_, i) => words(t).filter((w) => hash(w) === i).length)) }
+        : req.url === '/radgraph' ? { graphs: input.texts!.map((t) => ({ entities: words(t).filter((w) => LEXICON.includes(w)).map((w) => ({ text: w, label: 'OBS-DP' })), relations: [] })) }
+        : req.url === '/green' ? { counts: input.pairs!.map((p) => ({ matched: words(p.candidate).filter((w) => LEXICON.includes(w) && words(p.reference).includes(w)).length, significant_errors: words(p.reference).filter((w) => LEXICON.includes(w) && !words(p.candidate).includes(w)).length })) }
+        : req.url === '/broken/bertscore' ? { embeddings: 'nope' } : null;
+      res.writeHead(reply ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(reply ?? { error: 'no such model' }));
+    });
+  });
+  await new Promise<void>((r) => service.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+});
+after(() => service.close());
+
+const rexrankFile = (records: Record<string, unknown>) => {
+  const file = join(tempDir(), 'predictions.json');
+  writeFileSync(file, JSON.stringify(records));
+  return file;
+};
+
+const STUDIES = {
+  s1: { model_prediction: 'No pleural effusion. Normal heart size.', section_findings: 'No pleural effusion. Normal heart size.', section_impression: 'Normal chest.', report: '' },
+  s2: { model_prediction: 'Small left pleural effusion.', section_findings: 'Large right pneumothorax.', section_impression: 'None', report: '' },
+  s3: { model_prediction: '', section_findings: 'Cardiomegaly with mild edema.', section_impression: 'Cardiomegaly.', report: '' },
+};
+
+test('rrg score: BLEU-2 and ROUGE-L here; model metrics through the scoring service, their arithmetic here; RadCliQ-v1 and its reciprocal; an empty prediction named', async () => {
+  const run = await runCli(['rrg', 'score', '--pred', rexrankFile(STUDIES), '--track', 'findings', '--metrics', 'bleu,rouge-l,bertscore,sembscore,radgraph,green,radcliq-v1', '--service', base, '--format', 'json']);
+  assert.equal(run.code, 0, run.stderr);
+  const out = JSON.parse(run.stdout) as { metrics: Record<string, { mean: number; lo: number; hi: number; n: number }>; studies: Record<string, number | string>[]; empty_predictions: string[]; ranking: { value: number; kind: string }; not_computed: Record<string, string> };
+  assert.deepEqual(Object.keys(out.metrics).sort(), ['bertscore', 'bleu', 'green', 'radcliq_v1', 'radgraph', 'rouge_l', 'sembscore']);
+  assert.deepEqual(out.empty_predictions, ['s3']);
+  const s = Object.fromEntries(out.studies.map((x) => [x.id, x]));
+  assert.equal(s.s1!.bleu, 1, 'a prediction equal to the findings scores 1');
+  assert.equal(s.s2!.bleu, sentenceBleu([rexrankTokens('Large right pneumothorax.')], rexrankTokens('Small left pleural effusion.')));
+  assert.equal(s.s3!.bleu, 0, 'the empty report scores 0');
+  assert.equal(s.s1!.rouge_l, 1);
+  assert.equal(s.s1!.bertscore, 1, 'identical token embeddings: F = 1, rescaled 1');
+  assert.ok((s.s2!.bertscore as number) < 0, 'no shared tokens: F below the baseline, rescaled negative');
+  assert.equal(s.s1!.radgraph, 1);
+  assert.equal(s.s2!.green, 0, 'pneumothorax missed, nothing matched');
+  for (const st of out.studies) assert.equal(st.radcliq_v1, radcliqV1({ radgraph: st.radgraph as number, bertscore: st.bertscore as number, sembscore: st.sembscore as number, bleu: st.bleu as number }));
+  const mean = (m: string) => out.studies.reduce((sum, x) => sum + (x[m] as number), 0) / 3;
+  assert.equal(out.metrics.bleu!.mean, mean('bleu'));
+  assert.ok(out.metrics.bleu!.lo <= out.metrics.bleu!.mean && out.metrics.bleu!.mean <= out.metrics.bleu!.hi);
+  assert.equal(out.metrics.radcliq_v1!.n, 3);
+  assert.deepEqual(out.ranking, out.metrics.radcliq_v1!.mean > 0 ? { value: 1 / out.metrics.radcliq_v1!.mean, kind: 'inverse' } : { value: out.metrics.radcliq_v1!.mean, kind: 'radcliq' });
+  assert.deepEqual(out.not_computed, {});
+});
+
+test('rrg score without a scoring service: the model metrics say "not computed" and how to enable them, never a number', async () => {
+  const run = await runCli(['rrg', 'score', '--pred', rexrankFile(STUDIES), '--metrics', 'bleu,bertscore,radcliq-v1,ratescore']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^bleu\s+0\.\d{4}\s+0\.\d{4}–\d\.\d{4}\s+3$/m);
+  assert.match(run.stdout, /^bertscore\s+not computed/m);
+  assert.match(run.stdout, /bertscore: not computed: BERTScore needs distilroberta-base token embeddings — give a scoring service with --service <url>/);
+  assert.match(run.stdout, /radcliq_v1: not computed: RadCliQ-v1 combines RadGraph, BERTScore, SembScore and BLEU; missing radgraph, bertscore, sembscore/);
+  assert.match(run.stdout, /ratescore: not computed: RaTEScore is not implemented in cxrbench yet/);
+  assert.match(run.stdout, /1 study has an empty or missing prediction, scored as an empty report: s3/);
+});
+
+test('rrg score: the findings+impression reference is ReXrank\'s "Findings: … Impression: …" with None for a missing section', async () => {
+  const file = rexrankFile({ a: { model_prediction: 'Findings: Large right pneumothorax. Impression: None', section_findings: 'Large right pneumothorax.', section_impression: null } });
+  const run = await runCli(['rrg', 'score', '--pred', file, '--metrics', 'bleu', '--format', 'json']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal((JSON.parse(run.stdout) as { studies: { bleu: number }[] }).studies[0]!.bleu, 1);
+});
+
+test('rrg score bad input: non-string prediction, every section None, ids that do not match the references, a broken service — each named, nothing scored', async () => {
+  const bad = await runCli(['rrg', 'score', '--pred', rexrankFile({ ...STUDIES, s4: { model_prediction: ['a list'], section_findings: 'x' }, s5: { model_prediction: 'Normal.', section_findings: 'None', section_impression: 'None', report: 'None' } })]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /study s4: model_prediction is a list, not text/);
+  assert.match(bad.stderr, /study s5: no reference text for the findings-impression track \(section_findings and section_impression are None or missing\)/);
+  assert.doesNotMatch(bad.stdout, /bleu/);
+  const refs = rexrankFile({ s1: STUDIES.s1, s2: STUDIES.s2, x9: STUDIES.s3 });
+  const preds = rexrankFile({ s1: { model_prediction: 'a' }, s2: { model_prediction: 'b' }, y1: { model_prediction: 'c' }, y2: { model_prediction: 'd' } });
+  const keyed = await runCli(['rrg', 'score', '--pred', preds, '--ref', refs]);
+  assert.equal(keyed.code, 2);
+  assert.match(keyed.stderr, /1 study of the references has no prediction: x9/);
+  assert.match(keyed.stderr, /2 predicted studies are not in the references: y1, y2/);
+  const notJson = rexrankFile({});
+  writeFileSync(notJson, '{"s1": ');
+  assert.match((await runCli(['rrg', 'score', '--pred', notJson])).stderr, /not JSON/);
+  const broken = await runCli(['rrg', 'score', '--pred', rexrankFile(STUDIES), '--metrics', 'bertscore', '--service', `${base}/broken`]);
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /scoring service .*\/broken\/bertscore: the reply is not in the documented shape/);
+  assert.equal((await runCli(['rrg', 'score', '--pred', rexrankFile(STUDIES), '--metrics', 'bleu,meteor'])).code, 2);
+});
+
+test('rrg score: a 5 MB report is scored (JSONL input), quickly', async () => {
+  const file = join(tempDir(), 'big.jsonl');
+  const huge = 'No acute cardiopulmonary process. '.repeat(150_000);
+  writeFileSync(file, [JSON.stringify({ id: 'big', prediction: huge, reference: 'No acute cardiopulmonary process.' }), JSON.stringify({ id: 'small', prediction: 'Normal.', reference: 'Normal.' })].join('\n'));
+  const started = Date.now();
+  const run = await runCli(['rrg', 'score', '--pred', file, '--metrics', 'bleu,rouge-l', '--format', 'json']);
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(Date.now() - started < 20_000);
+  const out = JSON.parse(run.stdout) as { studies: { id: string; bleu: number; rouge_l: number }[] };
+  assert.ok(out.studies.find((s) => s.id === 'big')!.rouge_l < 0.01, 'a long report is penalised by precision');
+});
