@@ -7,6 +7,7 @@ import { parsePredictions } from '../src/core/prediction-file.js';
 import { detectLayout } from '../src/dataset/layout.js';
 import { validateDataset } from '../src/dataset/validate.js';
 import { extractAnswer } from '../src/extract/extract.js';
+import { readReportPairs, TRACKS } from '../src/rrg/report-pairs.js';
 import { demoBoard, lazyCluster, signUp, tokenFor, uploadForm } from './helpers/board.js';
 import { officialRecord, tempDir, writeOfficialDataset } from './helpers/records.js';
 import { hostSession, openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
@@ -144,4 +145,22 @@ test('fuzz: the reader routes (autosave API, case form, invite link) answer any 
   } finally {
     await board.close();
   }
+});
+
+test('fuzz: the report-pairs reader (ReXrank RRG JSON and JSONL) never throws, and every pair it returns has text on both sides', () => {
+  const value = fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null), fc.constant('None'), fc.integer(), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }));
+  const record = fc.record({ model_prediction: value, section_findings: value, section_impression: value, report: value }, { requiredKeys: [] });
+  const file = fc.oneof(
+    fc.dictionary(fc.string({ maxLength: 12 }), fc.oneof(record, value)).map((o) => ({ name: 'p.json', text: JSON.stringify(o) })),
+    fc.array(fc.record({ id: fc.oneof(fc.string({ maxLength: 8 }), fc.integer()), prediction: value, reference: value }, { requiredKeys: [] }), { maxLength: 10 }).map((lines) => ({ name: 'p.jsonl', text: lines.map((l) => JSON.stringify(l)).join('\n') })),
+    fc.string({ maxLength: 300 }).map((text) => ({ name: fc.sample(fc.constantFrom('p.json', 'p.jsonl'), 1)[0]!, text })),
+  );
+  fc.assert(fc.property(file, fc.constantFrom(...TRACKS), fc.option(fc.dictionary(fc.string({ maxLength: 12 }), record).map((o) => JSON.stringify(o))), (f, track, refs) => {
+    const read = readReportPairs(f.text, f.name, track, refs === null ? undefined : { content: refs, fileName: 'refs.json' });
+    for (const pair of read.pairs) {
+      assert.equal(typeof pair.prediction, 'string');
+      assert.ok(typeof pair.reference === 'string' && pair.reference.trim().length > 0);
+    }
+    assert.ok(read.problems.every((p) => typeof p === 'string' && p.length < 2000));
+  }), settings(3000));
 });
