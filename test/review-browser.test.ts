@@ -1,27 +1,40 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { createReviewQueue } from '../src/review/create-queue.js';
 import { reviewItems } from '../src/store/reviews.js';
-import { keepScreenshot, launchChromium } from './helpers/browser.js';
+import { keepScreenshot, launchChromium, seriousViolations } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster } from './helpers/board.js';
 import { PASSWORD, reviewAccounts } from './helpers/review.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/**
+ * At a 390×844 phone the page must not scroll sideways and axe-core must find nothing serious; keeps a screenshot
+ * (`<name>-390`) and goes back to the 1280×720 laptop.
+ */
+async function onPhone(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `${name}: ${width} px wide at 390 px (scrolls sideways)`);
+  assert.deepEqual(await seriousViolations(page), [], `axe-core on ${name} at 390 px`);
+  await keepScreenshot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.waitForTimeout(300);
+}
 
-/** axe-core's serious and critical violations on the open page (evaluated through the debugger, so the page's CSP allows it). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+/** The bounding boxes of selectors on the page. */
+async function boxes(page: Page, ...selectors: string[]): Promise<{ top: number; bottom: number; left: number; right: number }[]> {
+  return Promise.all(selectors.map(async (selector) => page.locator(selector).first().evaluate((e) => {
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  })));
 }
 
 async function signInAs(page: Page, base: string, email: string): Promise<void> {
@@ -62,6 +75,20 @@ for (const dialect of DIALECTS) {
       assert.equal(await reviewer.isVisible('#edit-fields'), false, 'edit fields appear only for an edit');
       assert.deepEqual(await seriousViolations(reviewer), [], 'axe-core on the item page');
       await keepScreenshot(reviewer, `review-${dialect}-item`);
+      // At 1280 px: images left, the report, question and form right; the images stay in sight while the form scrolls.
+      const [views, form] = await boxes(reviewer, 'section.views', '#review-form');
+      assert.ok(views!.right <= form!.left && views!.right - views!.left > form!.right - form!.left, 'images on the left, wider than the form');
+      await reviewer.locator('#save-next').scrollIntoViewIfNeeded();
+      const [stuck] = await boxes(reviewer, 'section.views');
+      assert.ok(stuck!.top >= 0 && stuck!.top < 20, `the images stay at the top while the form scrolls (top ${stuck!.top})`);
+      const [next, stay] = await boxes(reviewer, '#save-next', '#save-stay');
+      assert.ok(next!.right <= stay!.left, 'the buttons are shown in their tab order');
+      assert.ok(await reviewer.evaluate(() => getComputedStyle(document.querySelector('#save-next')!).backgroundColor === 'rgb(18, 50, 74)'), 'the primary button is styled');
+      await onPhone(reviewer, `review-${dialect}-item`);
+      await reviewer.setViewportSize({ width: 390, height: 844 });
+      const [phoneViews, phoneForm] = await boxes(reviewer, 'section.views', '#review-form');
+      assert.ok(phoneForm!.top >= phoneViews!.bottom, 'stacked on a phone');
+      await reviewer.setViewportSize({ width: 1280, height: 720 });
 
       // 1: accept.
       await rate(reviewer, 5);
@@ -88,7 +115,15 @@ for (const dialect of DIALECTS) {
       assert.equal(await reviewer.inputValue('input[name=edit_a]'), 'Kept as typed');
       assert.equal(await reviewer.isChecked('input[name=clinical_quality][value="2"]'), true, 'the ratings are kept too');
       assert.deepEqual(await seriousViolations(reviewer), [], 'axe-core on the item page with errors');
+      // The message is shown right under the field too (the summary at the top links to it), and only that field is marked.
+      assert.equal(await reviewer.evaluate(() => document.querySelector('#field-edit_question')!.nextElementSibling?.id), 'err-edit_question');
+      assert.match((await reviewer.textContent('#err-edit_question')) ?? '', /question is empty/);
+      const [field, message] = await boxes(reviewer, '#field-edit_question', '#err-edit_question');
+      assert.ok(message!.top >= field!.bottom && message!.top - field!.bottom < 16, 'the message sits under its field');
+      assert.equal(await reviewer.getAttribute('#review-errors a', 'href'), '#field-edit_question');
+      assert.deepEqual(await reviewer.locator('#review-form [aria-invalid=true]').evaluateAll((es) => es.map((e) => e.id)), ['field-edit_question']);
       await keepScreenshot(reviewer, `review-${dialect}-refused-edit`);
+      await onPhone(reviewer, `review-${dialect}-refused-edit`);
       await reviewer.check('input[name=decision][value=reject]');
       assert.equal(await reviewer.isVisible('#field-reason'), true);
       await reviewer.selectOption('#field-reason', 'several-valid-answers');
@@ -108,6 +143,7 @@ for (const dialect of DIALECTS) {
       await Promise.all([admin.waitForURL(`${base}/reviews/${queue.id}/report#versions`), admin.click('#version-form button')]);
       assert.equal(await admin.locator('#version-list tbody tr').count(), 1);
       await keepScreenshot(admin, `review-${dialect}-report`);
+      await onPhone(admin, `review-${dialect}-report`);
       const exported = await admin.request.get(`${base}/reviews/${queue.id}/versions/1/export.json?split=valid`);
       assert.equal(exported.status(), 200);
       const records = (await exported.json()) as Record<string, { options: string[] }>;

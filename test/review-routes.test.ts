@@ -5,7 +5,8 @@ import { createReviewQueue } from '../src/review/create-queue.js';
 import { editableText } from '../src/review/edit.js';
 import { queueState } from '../src/review/queue-state.js';
 import { createReviewVersion } from '../src/review/version.js';
-import { reviewItems, reviewQueueById, reviewViewsOf } from '../src/store/reviews.js';
+import { reviewItems, reviewQueueById, reviewViewsOf, type ReviewQueue } from '../src/store/reviews.js';
+import { formValues, itemPage } from '../src/server/views/review-views.js';
 import { DIALECTS, demoBoard, lazyCluster } from './helpers/board.js';
 import { crawl } from './helpers/crawl.js';
 import { reviewAccounts, signIn } from './helpers/review.js';
@@ -87,11 +88,38 @@ for (const dialect of DIALECTS) {
       const broken = await post(ana, `${base}/items/${anaFirst! + 1}`, form(ana.csrf, { decision: 'edit', edit_question: '', edit_a: 'First <b>typed</b>', edit_b: 'Second', edit_c: 'Third', edit_d: '', edit_answer: 'A', edit_explanation: 'An explanation of a sentence or more.' }));
       assert.equal(broken.statusCode, 400);
       assert.match(broken.body, /<div class="problems" role="alert" id="review-errors">/);
-      assert.match(broken.body, /<li id="err-edit_question">question is empty<\/li>/);
-      assert.match(broken.body, /<li id="err-edit_options">option D has a letter but no text<\/li>/);
-      assert.match(broken.body, /<textarea name="edit_question" id="field-edit_question" maxlength="4000" aria-invalid="true" aria-describedby="err-edit_question" rows="3"><\/textarea>/);
+      // The summary at the top links to each field; each message is shown again right after its field, which it describes.
+      assert.match(broken.body, /<li><a href="#field-edit_question">question is empty<\/a><\/li>/);
+      assert.match(broken.body, /<li><a href="#field-edit_d">option D has a letter but no text<\/a><\/li>/);
+      assert.match(broken.body, /<textarea name="edit_question" id="field-edit_question" maxlength="4000" aria-invalid="true" aria-describedby="err-edit_question" rows="3"><\/textarea><span class="field-error" id="err-edit_question">question is empty<\/span>/);
+      assert.equal(errorAfter(broken.body, 'edit_question'), 'question is empty');
+      assert.equal(errorAfter(broken.body, 'edit_d'), 'option D has a letter but no text');
+      assert.deepEqual(invalidControls(broken.body), ['edit_question', 'edit_d'], 'only the emptied option is marked, not all four');
+      assert.ok(['edit_a', 'edit_b', 'edit_c'].every((name) => errorAfter(broken.body, name) === null));
       assert.match(broken.body, /value="First &lt;b&gt;typed&lt;\/b&gt;"/, 'the typed option is kept (escaped)');
       assert.match(broken.body, /<input type="radio" name="decision" value="edit" checked required>/);
+      assert.equal(await count(), 0);
+
+      // Two options alike and a short explanation: A and B are marked (C and D are not), each with the message after it; the explanation's says the minimum.
+      const record = JSON.parse(items[anaFirst!]!.record_json) as Record<string, unknown>;
+      const clash = await post(ana, `${base}/items/${anaFirst! + 1}`, editForm(ana.csrf, record, { options: ['Same text', 'same  text', 'Third', 'Fourth'], explanation: 'Short' }));
+      assert.equal(clash.statusCode, 400);
+      assert.deepEqual(invalidControls(clash.body), ['edit_a', 'edit_b', 'edit_explanation']);
+      assert.equal(errorAfter(clash.body, 'edit_a'), 'options A and B have the same text &quot;same  text&quot;');
+      assert.equal(errorAfter(clash.body, 'edit_b'), 'options A and B have the same text &quot;same  text&quot;');
+      assert.deepEqual([errorAfter(clash.body, 'edit_c'), errorAfter(clash.body, 'edit_d')], [null, null]);
+      assert.equal(errorAfter(clash.body, 'edit_explanation'), 'the explanation needs at least 20 characters (it has 5)');
+      assert.match(clash.body, /<li><a href="#field-edit_a">options A and B have the same text [^<]*<\/a><\/li>\s*<li><a href="#field-edit_explanation">the explanation needs at least 20 characters \(it has 5\)<\/a><\/li>/);
+      assert.doesNotMatch(clash.body, /<fieldset[^>]*class="edit-options"[^>]*aria-invalid/);
+      // A rating left out: its group is marked and linked, the message at the end of the group.
+      const unrated = await post(ana, `${base}/items/${anaFirst! + 1}`, form(ana.csrf, { clinical_quality: '' }));
+      assert.equal(unrated.statusCode, 400);
+      assert.match(unrated.body, /<fieldset class="choices inline" id="field-clinical_quality" aria-invalid="true" aria-describedby="err-clinical_quality">[^]*?<\/div>\s*<span class="field-error" id="err-clinical_quality">Clinical quality: choose a rating from 1 to 5<\/span><\/fieldset>/);
+      assert.match(unrated.body, /<li><a href="#field-clinical_quality">Clinical quality: choose a rating from 1 to 5<\/a><\/li>/);
+      for (const body of [broken.body, clash.body, unrated.body]) {
+        const ids = [...body.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+        assert.equal(new Set(ids).size, ids.length, 'ids are unique');
+      }
       assert.equal(await count(), 0);
 
       // A good decision goes on to the reviewer's next item; the admin sees it in the report and makes a version.
@@ -127,6 +155,23 @@ for (const dialect of DIALECTS) {
   });
 }
 
+/** The names of the form controls (input, textarea, select) marked aria-invalid, in page order. */
+const invalidControls = (body: string) => [...body.matchAll(/<(?:input|textarea|select) name="(\w+)"[^>]*aria-invalid="true"/g)].map((m) => m[1]);
+
+/**
+ * The error message shown right after a control (after its closing tag for a textarea or select), or null when
+ * none follows it; also checks the control is described by exactly that message.
+ */
+function errorAfter(body: string, name: string): string | null {
+  const open = new RegExp(`<(input|textarea|select) name="${name}"[^>]*>`).exec(body);
+  assert.ok(open, `no control ${name}`);
+  let end = open.index + open[0].length;
+  if (open[1] !== 'input') end = body.indexOf(`</${open[1]}>`, end) + `</${open[1]}>`.length;
+  const message = new RegExp(`^<span class="field-error" id="err-${name}">([^<]*)</span>`).exec(body.slice(end));
+  assert.equal(/aria-describedby="([^"]*)"/.exec(open[0])?.[1]?.split(' ').includes(`err-${name}`) ?? false, message !== null, `${name} is described by its message`);
+  return message ? message[1]! : null;
+}
+
 /** The reviewers' decisions on the demo valid split's six items as the form sends them, by the test's plan. */
 const editForm = (csrf: string, record: Record<string, unknown>, change: Partial<{ question: string; options: string[]; explanation: string }>, fields: Record<string, string> = {}) => {
   const text = { ...editableText(record), ...change };
@@ -150,7 +195,7 @@ for (const dialect of DIALECTS) {
       const plan: [Record<string, string>, Record<string, string>][] = [
         [form(ana.csrf), editForm(ben.csrf, records[0]!, { question: 'Is the heart enlarged on this radiograph?' })],
         [editForm(ana.csrf, records[1]!, { question: 'Ana rewrote this question?' }), editForm(ben.csrf, records[1]!, { question: 'Ben rewrote this question?' })],
-        [form(ana.csrf, { decision: 'reject', reason: 'clinical-validity' }), form(ben.csrf)],
+        [form(ana.csrf, { decision: 'reject', reason: 'other', note: 'Asks about a <b>prior</b> & needs one' }), form(ben.csrf)],
         [editForm(ana.csrf, records[3]!, { explanation: 'Both reviewers wrote this same explanation.' }), editForm(ben.csrf, records[3]!, { explanation: '  Both reviewers wrote this same explanation. ' })],
         [form(ana.csrf), form(ben.csrf)],
         [form(ana.csrf, { decision: 'reject', reason: 'several-valid-answers' }), editForm(ben.csrf, records[5]!, { question: 'Ben only edits this one?' })],
@@ -171,7 +216,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(rows, [
         ['1', 'accept vs edit', 'Ana: accept; Ben: edit', `${base}/items/1`],
         ['2', 'different edits', 'Ana: edit; Ben: edit', `${base}/items/2`],
-        ['3', 'reject vs accept', 'Ana: reject (clinical-validity); Ben: accept', `${base}/items/3`],
+        ['3', 'reject vs accept', 'Ana: reject (other), note: “Asks about a &lt;b&gt;prior&lt;/b&gt; &amp; needs one”; Ben: accept', `${base}/items/3`],
         ['6', 'reject vs edit', 'Ana: reject (several-valid-answers); Ben: edit', `${base}/items/6`],
       ]);
       assert.match(report.body, /<th>Disagreement<\/th>/);
@@ -306,3 +351,23 @@ for (const dialect of DIALECTS) {
     }
   });
 }
+
+test('review item page: the difficulty and category pre-filled from the question say so next to them, until the reviewer has decided', () => {
+  const record = { question: 'Is there a pleural effusion?', options: ['A. Yes, small', 'B. Yes, large', 'C. No effusion', 'D. Cannot be determined'], correct_answer: 'C', correct_answer_explanation: 'The findings state that there is no pleural effusion.', difficulty: 'hard', category: 'Pleura' };
+  const page = (decided: boolean, values = formValues(record, null)) => itemPage({
+    queue: { id: 'q1', title: 'Queue' } as ReviewQueue, k: 1, total: 1, prevK: null, nextK: null, questionId: 'q1', split: 'test', record, reportText: null, views: [], mode: 'review',
+    values, decided, problems: [], message: null, saved: false, others: [], csrf: 'token',
+  }).text;
+  const fresh = page(false);
+  assert.match(fresh, /<fieldset class="choices inline" id="field-difficulty" aria-describedby="hint-difficulty"><legend>Difficulty<\/legend>\s*<p class="hint" id="hint-difficulty">Pre-filled from the generator \(hard\): check it\.<\/p>/);
+  assert.match(fresh, /<input type="radio" name="difficulty" value="hard" checked required>/);
+  assert.match(fresh, /<span class="hint" id="hint-category">pre-filled from the question: check it<\/span>\s*<input name="category" id="field-category" maxlength="120" required aria-describedby="hint-category" value="Pleura">/);
+  // Ratings: each radio right before its own number; the legends say what 1 and 5 mean.
+  assert.match(fresh, /<legend>Clinical quality <span class="scale">\(1 poor – 5 excellent\)<\/span><\/legend>/);
+  assert.match(fresh, /<label class="rating"><input type="radio" name="clinical_quality" value="1" required> 1<\/label><label class="rating">/);
+  // Save-and-next comes first in the page as on the screen (no reversed row).
+  assert.match(fresh, /<div class="review-actions"><button type="submit" name="go" value="next" id="save-next" class="button">Save and go to the next item<\/button> <button type="submit" name="go" value="stay" id="save-stay" class="button secondary">Save<\/button><\/div>/);
+  // Once decided (even with the same values), or with another difficulty chosen, no hint.
+  assert.doesNotMatch(page(true), /hint-difficulty|hint-category/);
+  assert.doesNotMatch(page(false, { ...formValues(record, null), difficulty: 'easy', category: 'Other' }), /hint-difficulty|hint-category/);
+});

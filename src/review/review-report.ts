@@ -18,7 +18,7 @@ export interface ReviewReport {
   /** Reviewers with their load and decisions made. */
   reviewers: { id: string; name: string; email: string; assigned: number; decided: number }[];
   /** Items the reviewers disagree on and no admin has adjudicated, with what they disagree on. */
-  disputed: { position: number; questionId: string; question: string; dispute: DisputeReason; decisions: { name: string; decision: string; reason: string | null }[] }[];
+  disputed: { position: number; questionId: string; question: string; dispute: DisputeReason; decisions: { name: string; decision: string; reason: string | null; note: string | null }[] }[];
   versions: ReviewVersion[];
 }
 
@@ -44,7 +44,7 @@ export async function reviewReport(store: Store, queue: ReviewQueue): Promise<Re
       questionId: item.question_id,
       question: String((JSON.parse(item.record_json) as { question?: unknown }).question ?? ''),
       dispute,
-      decisions: own.filter((d) => d.position === item.position).map((d) => ({ name: nameOf(d.user_id), decision: d.decision, reason: d.reason })),
+      decisions: own.filter((d) => d.position === item.position).map((d) => ({ name: nameOf(d.user_id), decision: d.decision, reason: d.reason, note: d.note })),
     })),
     versions: await reviewVersions(store, queue.id),
   };

@@ -150,7 +150,7 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
     return page(reply, request, `Item ${position + 1} · ${queue.title}`, itemPage({
       queue, k: position + 1, total, prevK: at > 0 ? order[at - 1]! + 1 : null, nextK: at >= 0 && at < order.length - 1 ? order[at + 1]! + 1 : null,
       questionId: item.question_id, split: item.split, record, reportText: item.report_text, views: reviewViewsOf(item), mode: assigned ? 'review' : 'adjudicate',
-      values, problems: extra.problems ?? [], message: extra.message ?? null, saved: extra.saved ?? false, others, csrf: viewerOf(request)!.csrf,
+      values, decided: saved !== null, problems: extra.problems ?? [], message: extra.message ?? null, saved: extra.saved ?? false, others, csrf: viewerOf(request)!.csrf,
     }), extra.status ?? 200);
   };
 

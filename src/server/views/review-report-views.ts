@@ -18,7 +18,7 @@ function agreementTable(report: ReviewReport): Html {
   if (report.agreement.length === 0) return html`<p class="empty">Agreement needs items assigned to two reviewers (cxrbench review create … --per-item 2).</p>`;
   const ratings = Object.entries(RATINGS) as [RatingName, string][];
   return html`<p class="help">Over the items both reviewers of a pair decided (n). Cohen's kappa on the decision (accept, edit, reject), on the difficulty, and on each rating taken as five categories; for ratings also the share rated exactly alike and the mean absolute difference.</p>
-<div class="table-scroll"><table class="board" id="agreement"><thead><tr><th rowspan="2" scope="col">Reviewers</th><th rowspan="2" scope="col" class="num">n</th><th colspan="2" scope="colgroup">Decision</th><th rowspan="2" scope="col" class="num">Difficulty κ</th>${ratings.map(([, label]) => html`<th colspan="3" scope="colgroup">${label}</th>`)}</tr>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Agreement between reviewers"><table class="board" id="agreement"><thead><tr><th rowspan="2" scope="col">Reviewers</th><th rowspan="2" scope="col" class="num">n</th><th colspan="2" scope="colgroup">Decision</th><th rowspan="2" scope="col" class="num">Difficulty κ</th>${ratings.map(([, label]) => html`<th colspan="3" scope="colgroup">${label}</th>`)}</tr>
 <tr><th scope="col" class="num">κ</th><th scope="col" class="num">exact %</th>${ratings.map(() => html`<th scope="col" class="num">κ</th><th scope="col" class="num">exact %</th><th scope="col" class="num">mean |Δ|</th>`)}</tr></thead><tbody>
 ${report.agreement.map((p) => html`<tr><td>${p.names[0]} · ${p.names[1]}</td><td class="num">${p.n} <span class="ci">of ${p.shared}</span></td><td class="num">${kappa(p.decision.kappa)}</td><td class="num">${pct(p.decision.exact)}</td><td class="num">${kappa(p.difficulty.kappa)}</td>${ratings.map(([name]) => ratingCells(p.ratings[name]))}</tr>`)}
 </tbody></table></div>`;
@@ -34,13 +34,13 @@ function versionsSection(report: ReviewReport, csrf: string): Html {
 <form method="post" action="${base}/versions" id="version-form">${csrfField(csrf)}
 ${policy('disputed', `Disputed items (${report.counts.disputed}) not adjudicated`, 'keep them as queued', 'retire them')}
 ${policy('pending', `Items not yet decided by all their reviewers (${report.counts.pending})`, 'keep them as queued', 'retire them')}
-<button>Create version ${report.versions.length + 1}</button></form>
-${report.versions.length === 0 ? html`<p class="empty">No version yet.</p>` : html`<table class="board" id="version-list"><thead><tr><th class="num">Version</th><th>Created</th><th>By</th><th class="num">Included</th><th class="num">Retired</th><th>Disputed · pending</th><th>Download (contains answers)</th></tr></thead><tbody>
+<button class="button">Create version ${report.versions.length + 1}</button></form>
+${report.versions.length === 0 ? html`<p class="empty">No version yet.</p>` : html`<div class="table-scroll" role="region" tabindex="0" aria-label="Versions"><table class="board" id="version-list"><thead><tr><th class="num">Version</th><th>Created</th><th>By</th><th class="num">Included</th><th class="num">Retired</th><th>Disputed · pending</th><th>Download (contains answers)</th></tr></thead><tbody>
 ${report.versions.map((v) => {
     const { summary } = versionContent(v);
     return html`<tr><td class="num">${v.number}</td><td>${v.created_at.slice(0, 16).replace('T', ' ')}</td><td>${v.created_by}</td><td class="num">${summary.included}</td><td class="num">${summary.retired}</td><td>${summary.policy.disputed} · ${summary.policy.pending}</td>
 <td><a href="${base}/versions/${v.number}/export.json" download>export.json</a> · <a href="${base}/versions/${v.number}/review-version.json" download>review-version.json</a></td></tr>`;
-  })}</tbody></table>`}`;
+  })}</tbody></table></div>`}`;
 }
 
 /** The host's report on a queue: progress, statuses, rejection reasons, agreement, disputes to settle, versions. */
@@ -49,18 +49,18 @@ export function reviewReportPage(report: ReviewReport, csrf: string, message: Ht
   return html`<h1>${report.queue.title}: review report</h1>${message ?? ''}
 <dl class="card"><dt>Source</dt><dd>${report.queue.source} <span class="meta">sha256 ${report.queue.source_sha256.slice(0, 12)}…</span></dd><dt>Questions</dt><dd>${report.items}</dd><dt>Reviewers per question</dt><dd>${report.queue.reviewers_per_item}</dd><dt>Created</dt><dd>${report.queue.created_at.slice(0, 10)} by ${report.queue.created_by}</dd></dl>
 <h2>Progress</h2><p class="progress"><label>Decisions made ${report.progress.decided} of ${report.progress.assigned} <progress${attributes({ max: report.progress.assigned, value: report.progress.decided })}>${report.progress.decided} of ${report.progress.assigned}</progress></label></p>
-<table class="board" id="reviewers"><thead><tr><th>Reviewer</th><th>Email</th><th class="num">Assigned</th><th class="num">Decided</th></tr></thead><tbody>
-${report.reviewers.map((r) => html`<tr><td>${r.name}</td><td>${r.email}</td><td class="num">${r.assigned}</td><td class="num">${r.decided}</td></tr>`)}</tbody></table>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Reviewers"><table class="board" id="reviewers"><thead><tr><th>Reviewer</th><th>Email</th><th class="num">Assigned</th><th class="num">Decided</th></tr></thead><tbody>
+${report.reviewers.map((r) => html`<tr><td>${r.name}</td><td>${r.email}</td><td class="num">${r.assigned}</td><td class="num">${r.decided}</td></tr>`)}</tbody></table></div>
 <h2>Status of the questions</h2>
-<table class="board" id="status-counts"><thead><tr><th>Status</th><th class="num">Questions</th><th class="num">%</th></tr></thead><tbody>
-${STATUSES.map((s) => html`<tr><td>${STATUS_LABEL[s]}</td><td class="num">${report.counts[s]}</td><td class="num">${pct(report.items === 0 ? NaN : report.counts[s] / report.items)}</td></tr>`)}</tbody></table>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Status of the questions"><table class="board" id="status-counts"><thead><tr><th>Status</th><th class="num">Questions</th><th class="num">%</th></tr></thead><tbody>
+${STATUSES.map((s) => html`<tr><td>${STATUS_LABEL[s]}</td><td class="num">${report.counts[s]}</td><td class="num">${pct(report.items === 0 ? NaN : report.counts[s] / report.items)}</td></tr>`)}</tbody></table></div>
 <h2>Rejection reasons</h2><p class="help">Share of the ${plural(report.reviewed, 'reviewed question')} (any decision made) that a reviewer rejected for each reason; a question can count under two reasons.</p>
-<table class="board" id="reasons"><thead><tr><th>Reason</th><th class="num">Questions</th><th class="num">Share %</th></tr></thead><tbody>
-${report.reasons.map((r) => html`<tr><td>${r.label}</td><td class="num">${r.items}</td><td class="num">${pct(report.reviewed === 0 ? NaN : r.share)}</td></tr>`)}</tbody></table>
+<div class="table-scroll" role="region" tabindex="0" aria-label="Rejection reasons"><table class="board" id="reasons"><thead><tr><th>Reason</th><th class="num">Questions</th><th class="num">Share %</th></tr></thead><tbody>
+${report.reasons.map((r) => html`<tr><td>${r.label}</td><td class="num">${r.items}</td><td class="num">${pct(report.reviewed === 0 ? NaN : r.share)}</td></tr>`)}</tbody></table></div>
 <h2>Agreement between reviewers</h2>${agreementTable(report)}
 <h2>Disputed questions</h2>
 <p class="help">A question is disputed when its reviewers disagree: one rejected and another did not, one accepted and another edited, or their edits give different texts. Nothing goes in on one reviewer's word alone: an admin who did not review the question settles it.</p>
-${report.disputed.length === 0 ? html`<p class="empty">None: every question decided by all its reviewers was decided alike.</p>` : html`<table class="board" id="disputed"><thead><tr><th class="num">Item</th><th>Question</th><th>Disagreement</th><th>Reviewers</th><th></th></tr></thead><tbody>
-${report.disputed.map((x) => html`<tr><td class="num">${x.position + 1}</td><td>${x.question} <span class="meta">${x.questionId}</span></td><td class="dispute">${x.dispute}</td><td>${x.decisions.map((d) => `${d.name}: ${d.decision}${d.reason ? ` (${d.reason})` : ''}`).join('; ')}</td><td><a href="${base}/items/${x.position + 1}" aria-label="Adjudicate item ${x.position + 1}">Adjudicate</a></td></tr>`)}</tbody></table>`}
+${report.disputed.length === 0 ? html`<p class="empty">None: every question decided by all its reviewers was decided alike.</p>` : html`<div class="table-scroll" role="region" tabindex="0" aria-label="Disputed questions"><table class="board" id="disputed"><thead><tr><th class="num">Item</th><th>Question</th><th>Disagreement</th><th>Reviewers: decision (reason), note</th><th></th></tr></thead><tbody>
+${report.disputed.map((x) => html`<tr><td class="num">${x.position + 1}</td><td>${x.question} <span class="meta">${x.questionId}</span></td><td class="dispute">${x.dispute}</td><td>${x.decisions.map((d) => `${d.name}: ${d.decision}${d.reason ? ` (${d.reason})` : ''}${d.note ? `, note: “${d.note}”` : ''}`).join('; ')}</td><td><a href="${base}/items/${x.position + 1}" aria-label="Adjudicate item ${x.position + 1}">Adjudicate</a></td></tr>`)}</tbody></table></div>`}
 ${versionsSection(report, csrf)}`;
 }

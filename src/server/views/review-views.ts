@@ -1,4 +1,5 @@
 import { LETTERS } from '../../core/question.js';
+import { MIN_EXPLANATION_LENGTH } from '../../dataset/normalize.js';
 import { DIFFICULTIES, RATINGS, REJECT_REASONS, type RatingName } from '../../review/decision.js';
 import { editableText, type Problem } from '../../review/edit.js';
 import type { ItemStatus } from '../../review/status.js';
@@ -58,6 +59,8 @@ export interface ItemPageData {
   /** Form values: the typed ones after a refusal, else the saved decision, else the question's own. */
   values: Record<string, string>;
   problems: Problem[];
+  /** Whether the viewer has a saved decision on the item (else the category and difficulty shown come from the question). */
+  decided: boolean;
   /** A refusal that is not about one field (e.g. a conflict). */
   message: string | null;
   saved: boolean;
@@ -84,18 +87,59 @@ export function formValues(record: Record<string, unknown>, saved: ReviewDecisio
   return values;
 }
 
-function problemsOf(problems: Problem[], field: string): Problem[] {
-  return problems.filter((p) => p.field === field);
+const OPTION_INPUTS = ['edit_a', 'edit_b', 'edit_c', 'edit_d'] as const;
+
+/** A refusal as the form shows it: its message and the form controls it concerns. */
+interface FormProblem {
+  message: string;
+  /** Form controls (names) the problem concerns, in the form's order; the first is where the summary links. */
+  controls: string[];
 }
 
-/** aria attributes tying a field to its error messages. */
-function errorAttributes(problems: Problem[], field: string): Record<string, string | undefined> {
-  return problemsOf(problems, field).length > 0 ? { 'aria-invalid': 'true', 'aria-describedby': `err-${field}` } : {};
+/**
+ * The refusals as the form shows them: an options problem concerns the letters it names ("options A and B have the
+ * same text" → edit_a and edit_b only; one naming none, all four), and the loader's "explanation is 5 characters"
+ * says the minimum too.
+ */
+function formProblems(problems: readonly Problem[]): FormProblem[] {
+  return problems.map((p) => {
+    if (p.field === 'edit_options') {
+      const letters = /^options? ([A-D])(?: and ([A-D]))?\b/.exec(p.message);
+      const controls = letters ? [letters[1]!, letters[2]].filter((l): l is string => l !== undefined).map((l) => `edit_${l.toLowerCase()}`) : [...OPTION_INPUTS];
+      return { message: p.message, controls };
+    }
+    const short = p.field === 'edit_explanation' ? /^explanation is (\d+) characters?\b/.exec(p.message) : null;
+    if (short) return { message: `the explanation needs at least ${MIN_EXPLANATION_LENGTH} characters (it has ${short[1]!})`, controls: [p.field] };
+    return { message: p.message, controls: [p.field] };
+  });
 }
 
-function radios(name: string, legend: string, choices: readonly { value: string; label: string }[], d: ItemPageData, required = true): Html {
-  return html`<fieldset class="choices"${attributes(errorAttributes(d.problems, name))}><legend>${legend}</legend>
-${choices.map((c) => html`<label><input${attributes({ type: 'radio', name, value: c.value, checked: d.values[name] === c.value, required })}> ${c.label}</label>`)}</fieldset>`;
+/** The messages of the problems concerning one control, shown right after it (the id its aria-describedby names). */
+function fieldError(problems: readonly FormProblem[], control: string): Html {
+  const mine = problems.filter((p) => p.controls.includes(control));
+  return mine.length === 0 ? html`` : html`<span class="field-error" id="err-${control}">${mine.map((p) => p.message).join('; ')}</span>`;
+}
+
+/** aria attributes of a control: invalid when a problem concerns it, described by its error and any hint. */
+function controlAttributes(problems: readonly FormProblem[], control: string, hint?: string): Record<string, string | undefined> {
+  const invalid = problems.some((p) => p.controls.includes(control));
+  const describedBy = [invalid ? `err-${control}` : undefined, hint].filter(Boolean).join(' ');
+  return { 'aria-invalid': invalid ? 'true' : undefined, 'aria-describedby': describedBy || undefined };
+}
+
+interface RadioOptions {
+  /** "inline": choices side by side (ratings, difficulty); "block": one per line. */
+  layout: 'inline' | 'block';
+  /** A note shown under the legend (e.g. where a pre-filled value comes from), with its id. */
+  hint?: { id: string; text: string };
+}
+
+/** A group of radios in a fieldset (id field-<name>, where the error summary links), its error right after the choices. */
+function radios(name: string, legend: Html | string, choices: readonly { value: string; label: string }[], d: ItemPageData, problems: readonly FormProblem[], options: RadioOptions): Html {
+  const labelClass = options.layout === 'inline' ? 'rating' : 'choice';
+  return html`<fieldset${attributes({ class: `choices ${options.layout}`, id: `field-${name}`, ...controlAttributes(problems, name, options.hint?.id) })}><legend>${legend}</legend>
+${options.hint ? html`<p class="hint" id="${options.hint.id}">${options.hint.text}</p>` : ''}<div class="choice-list">${choices.map((c) => html`<label class="${labelClass}"><input${attributes({ type: 'radio', name, value: c.value, checked: d.values[name] === c.value, required: true })}> ${c.label}</label>`)}</div>
+${fieldError(problems, name)}</fieldset>`;
 }
 
 function recordPanel(d: ItemPageData): Html {
@@ -115,7 +159,7 @@ ${d.reportText ? html`<div id="report-text">${d.reportText.split('\n').map((line
 
 function othersTable(d: ItemPageData): Html {
   if (d.others.length === 0) return html`<p class="empty">No reviewer has decided this item yet.</p>`;
-  return html`<div class="table-scroll"><table class="board" id="reviewer-decisions"><caption>What the reviewers decided</caption><thead><tr><th>Reviewer</th><th>Decision</th><th>Reason</th><th>Note</th>${Object.values(RATINGS).map((r) => html`<th class="num">${r}</th>`)}<th>Edited text</th></tr></thead><tbody>
+  return html`<div class="table-scroll" role="region" tabindex="0" aria-label="What the reviewers decided"><table class="board" id="reviewer-decisions"><caption>What the reviewers decided</caption><thead><tr><th>Reviewer</th><th>Decision</th><th>Reason</th><th>Note</th>${Object.values(RATINGS).map((r) => html`<th class="num">${r}</th>`)}<th>Edited text</th></tr></thead><tbody>
 ${d.others.map((o) => {
     const edit = o.edited_json ? editableText(JSON.parse(o.edited_json) as Record<string, unknown>) : null;
     return html`<tr><td>${o.name}</td><td>${o.decision}</td><td>${o.reason ? REJECT_REASONS[o.reason as keyof typeof REJECT_REASONS] ?? o.reason : '—'}</td><td>${o.note ?? ''}</td>${(Object.keys(RATINGS) as RatingName[]).map((r) => html`<td class="num">${o[r]}</td>`)}
@@ -123,47 +167,61 @@ ${d.others.map((o) => {
   })}</tbody></table></div>`;
 }
 
-function textField(name: string, label: string, d: ItemPageData, options: { multiline?: boolean; maxlength: number; required?: boolean }): Html {
-  const attrs = { name, id: `field-${name}`, maxlength: options.maxlength, required: options.required, ...errorAttributes(d.problems, name) };
-  return html`<label for="field-${name}">${label}</label> ${options.multiline
-    ? html`<textarea${attributes({ ...attrs, rows: 3 })}>${d.values[name] ?? ''}</textarea>`
-    : html`<input${attributes({ ...attrs, value: d.values[name] ?? '' })}>`}`;
+/** A labelled text field (input or textarea, full width), its error message right after it. */
+function textField(name: string, label: string, d: ItemPageData, problems: readonly FormProblem[], options: { rows?: number; maxlength: number; required?: boolean; hint?: { id: string; text: string } }): Html {
+  const attrs = { name, id: `field-${name}`, maxlength: options.maxlength, required: options.required, ...controlAttributes(problems, name, options.hint?.id) };
+  return html`<p class="field"><label for="field-${name}">${label}</label>${options.hint ? html` <span class="hint" id="${options.hint.id}">${options.hint.text}</span>` : ''}
+${options.rows
+    ? html`<textarea${attributes({ ...attrs, rows: options.rows })}>${d.values[name] ?? ''}</textarea>`
+    : html`<input${attributes({ ...attrs, value: d.values[name] ?? '' })}>`}${fieldError(problems, name)}</p>`;
+}
+
+/** A select with its label, its error right after it. */
+function selectField(name: string, label: string, choices: readonly { value: string; label: string }[], d: ItemPageData, problems: readonly FormProblem[], extra: Record<string, string> = {}): Html {
+  return html`<p class="field"${attributes(extra)}><label for="field-${name}">${label}</label>
+<select${attributes({ name, id: `field-${name}`, ...controlAttributes(problems, name) })}>${choices.map((c) => html`<option${attributes({ value: c.value, selected: d.values[name] === c.value })}>${c.label}</option>`)}</select>${fieldError(problems, name)}</p>`;
+}
+
+/** The question record's own value of a field the form pre-fills, when the form still shows it and the viewer has not decided yet. */
+function prefilledFrom(d: ItemPageData, name: 'difficulty' | 'category'): string | null {
+  const own = d.record[name];
+  return !d.decided && typeof own === 'string' && own !== '' && d.values[name] === own ? own : null;
 }
 
 /** A reviewer's (or an adjudicating admin's) page: images, report, question with its answer, and the decision form. */
 export function itemPage(d: ItemPageData): Html {
   const base = `/reviews/${d.queue.id}`;
-  const allProblems = d.problems;
-  const fieldsWithProblems = [...new Set(allProblems.map((p) => p.field))];
+  const problems = formProblems(d.problems);
+  const difficultyFrom = prefilledFrom(d, 'difficulty');
+  const categoryFrom = prefilledFrom(d, 'category');
   return html`<h1 class="case-title">Item ${d.k} of ${d.total} <span class="meta">${d.queue.title}${d.mode === 'adjudicate' ? ' · adjudication' : ''}</span></h1>
 <nav aria-label="Items" class="actions">${d.prevK ? html`<a href="${base}/items/${d.prevK}" id="prev-item" rel="prev">Previous item</a>` : ''} <a href="${base}">All items</a> ${d.nextK ? html`<a href="${base}/items/${d.nextK}" id="next-item" rel="next">Next item</a>` : ''}</nav>
 ${d.saved ? html`<p class="notice" role="status" id="saved">Saved.</p>` : ''}
 ${d.message ? html`<p class="problems" role="alert" id="review-message">${d.message}</p>` : ''}
-${allProblems.length > 0 ? html`<div class="problems" role="alert" id="review-errors"><p>Not saved — nothing was stored. Fix these and send again:</p>
-<ul>${fieldsWithProblems.map((f) => html`<li id="err-${f}">${problemsOf(allProblems, f).map((p) => p.message).join('; ')}</li>`)}</ul></div>` : ''}
-<div class="case">${viewerFigures(`${base}/img`, d.views)}
-<form method="post" action="${base}/items/${d.k}" id="review-form" class="answer">${csrfField(d.csrf)}
+${problems.length > 0 ? html`<div class="problems" role="alert" id="review-errors"><p>Not saved — nothing was stored. Fix these (each is also shown next to its field) and send again:</p>
+<ul>${problems.map((p) => html`<li><a href="#field-${p.controls[0]!}">${p.message}</a></li>`)}</ul></div>` : ''}
+<div class="review-case">${viewerFigures(`${base}/img`, d.views)}
+<form method="post" action="${base}/items/${d.k}" id="review-form" class="answer review">${csrfField(d.csrf)}
 ${d.mode === 'adjudicate' ? html`<input type="hidden" name="adjudication" value="1">` : ''}
 ${recordPanel(d)}
 ${d.mode === 'adjudicate' ? html`<h2>Adjudication</h2><p class="help">Your decision settles this item, whatever the reviewers said.</p>${othersTable(d)}` : html`<h2>Your review</h2>`}
-<fieldset><legend>Ratings: 1 poor, 5 excellent</legend>
-${(Object.entries(RATINGS) as [RatingName, string][]).map(([name, label]) => radios(name, label, [1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: String(n) })), d))}
+<fieldset class="ratings"><legend>Ratings, each from 1 (poor) to 5 (excellent)</legend>
+${(Object.entries(RATINGS) as [RatingName, string][]).map(([name, label]) => radios(name, html`${label} <span class="scale">(1 poor – 5 excellent)</span>`, [1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: String(n) })), d, problems, { layout: 'inline' }))}
 </fieldset>
-${radios('difficulty', 'Difficulty', DIFFICULTIES.map((x) => ({ value: x, label: x })), d)}
-<p>${textField('category', 'Category', d, { maxlength: 120, required: true })}</p>
-${radios('decision', 'Decision', [{ value: 'accept', label: 'Accept as it is' }, { value: 'edit', label: 'Edit (the old text is kept beside the new)' }, { value: 'reject', label: 'Reject' }], d)}
-<p id="reason-field"><label for="field-reason">Reason for rejecting</label> <select${attributes({ name: 'reason', id: 'field-reason', ...errorAttributes(d.problems, 'reason') })}><option value="">— only when rejecting —</option>
-${Object.entries(REJECT_REASONS).map(([value, label]) => html`<option${attributes({ value, selected: d.values.reason === value })}>${label}</option>`)}</select></p>
-<p>${textField('note', 'Note (optional; needed for "other")', d, { multiline: true, maxlength: 2000 })}</p>
+${radios('difficulty', 'Difficulty', DIFFICULTIES.map((x) => ({ value: x, label: x })), d, problems, { layout: 'inline', hint: difficultyFrom ? { id: 'hint-difficulty', text: `Pre-filled from the generator (${difficultyFrom}): check it.` } : undefined })}
+${textField('category', 'Category', d, problems, { maxlength: 120, required: true, hint: categoryFrom ? { id: 'hint-category', text: 'pre-filled from the question: check it' } : undefined })}
+${radios('decision', 'Decision', [{ value: 'accept', label: 'Accept as it is' }, { value: 'edit', label: 'Edit (the old text is kept beside the new)' }, { value: 'reject', label: 'Reject' }], d, problems, { layout: 'block' })}
+${selectField('reason', 'Reason for rejecting', [{ value: '', label: '— only when rejecting —' }, ...Object.entries(REJECT_REASONS).map(([value, label]) => ({ value, label }))], d, problems, { id: 'reason-field' })}
+${textField('note', 'Note (optional; needed for "other")', d, problems, { rows: 3, maxlength: 2000 })}
 <fieldset id="edit-fields"><legend>Edited question (used when the decision is Edit)</legend>
-<p>${textField('edit_question', 'Question', d, { multiline: true, maxlength: 4000 })}</p>
-<fieldset${attributes(errorAttributes(d.problems, 'edit_options'))}><legend>Options</legend>
-${['a', 'b', 'c', 'd'].map((l) => html`<p><label for="field-edit_${l}">Option ${l.toUpperCase()}</label> <input${attributes({ name: `edit_${l}`, id: `field-edit_${l}`, maxlength: 1000, value: d.values[`edit_${l}`] ?? '', ...errorAttributes(d.problems, 'edit_options') })}></p>`)}
+${textField('edit_question', 'Question', d, problems, { rows: 3, maxlength: 4000 })}
+<fieldset class="edit-options"><legend>Options</legend>
+${OPTION_INPUTS.map((name) => textField(name, `Option ${name.slice(-1).toUpperCase()}`, d, problems, { maxlength: 1000 }))}
 </fieldset>
-<p><label for="field-edit_answer">Correct answer</label> <select${attributes({ name: 'edit_answer', id: 'field-edit_answer', ...errorAttributes(d.problems, 'edit_answer') })}>${LETTERS.map((l) => html`<option${attributes({ value: l, selected: d.values.edit_answer === l })}>${l}</option>`)}</select></p>
-<p>${textField('edit_explanation', 'Explanation', d, { multiline: true, maxlength: 8000 })}</p>
+${selectField('edit_answer', 'Correct answer', LETTERS.map((l) => ({ value: l, label: l })), d, problems)}
+${textField('edit_explanation', `Explanation (at least ${MIN_EXPLANATION_LENGTH} characters)`, d, problems, { rows: 6, maxlength: 8000 })}
 </fieldset>
-<div class="nav-buttons"><button type="submit" name="go" value="next" id="save-next">${d.mode === 'adjudicate' ? 'Save the adjudication' : 'Save and go to the next item'}</button> <button type="submit" name="go" value="stay" id="save-stay">Save</button></div>
+<div class="review-actions"><button type="submit" name="go" value="next" id="save-next" class="button">${d.mode === 'adjudicate' ? 'Save the adjudication' : 'Save and go to the next item'}</button> <button type="submit" name="go" value="stay" id="save-stay" class="button secondary">Save</button></div>
 </form></div>
 <link rel="stylesheet" href="/static/viewer.css"><script type="module" src="/static/viewer.js"></script><script src="/static/review.js" defer></script>`;
 }
