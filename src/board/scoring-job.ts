@@ -5,6 +5,8 @@ import type { Store } from '../store/connect.js';
 import { completeSubmission, failSubmission, setSubmissionJob, staleSubmissions, startScoring, touchSubmission } from '../store/submissions.js';
 import { DEFAULT_SCORE_SETTINGS, scoreSubmission, type ScoreSettings } from './score-submission.js';
 import { hiddenItemsOf } from './hidden-items.js';
+import { benchmarkById } from '../store/benchmarks.js';
+import { referencesOf, scoreRrgUpload } from './rrg-entries.js';
 
 /** Sends a stored submission to be scored and records its job; a submission already waiting is not sent twice. */
 export async function enqueueScoring(store: Store, queue: JobQueue, submissionId: string): Promise<void> {
@@ -24,6 +26,16 @@ export function scoringHandler(store: Store, worker: string, settings: ScoreSett
     const submission = await startScoring(store, submissionId, worker);
     if (!submission) return;
     try {
+      const benchmark = await benchmarkById(store, submission.benchmark_id);
+      if (benchmark?.kind === 'rrg') {
+        const metrics = await scoreRrgUpload(submission.content, submission.format as PredictionFormat, benchmark, await referencesOf(store, benchmark.id), settings);
+        // A report-generation entry: ranked by its ranking value; no per-item results (no tiers on continuous scores).
+        await completeSubmission(store, submissionId, {
+          benchmark_id: submission.benchmark_id, metrics_json: JSON.stringify(metrics), rexrank_overall: metrics.ranking.value, micro_accuracy: metrics.metrics.bleu?.mean ?? 0,
+          n: metrics.n, unparseable: metrics.emptyPredictions, item_results: '',
+        });
+        return;
+      }
       const items = await hiddenItemsOf(store, submission.benchmark_id);
       const parsed = parsePredictions(submission.content, submission.format as PredictionFormat);
       const { metrics, itemResults } = scoreSubmission(items, parsed.predictions, settings);

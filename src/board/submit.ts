@@ -1,5 +1,7 @@
 import { formatOfFileName, parsePredictions, type PredictionFormat } from '../core/prediction-file.js';
-import type { Benchmark } from '../store/benchmarks.js';
+import { benchmarkById, type Benchmark } from '../store/benchmarks.js';
+import type { Track } from '../rrg/report-pairs.js';
+import { checkRrgUpload, referencesOf } from './rrg-entries.js';
 import type { Store } from '../store/connect.js';
 import { claimRetry, reserveSubmission, type Submission } from '../store/submissions.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -46,7 +48,11 @@ export type UploadCheck = (benchmarkId: string, content: string, format: Predict
 
 /** The check run in this thread (the CLI; the server runs it in a thread of its own, see server/check-pool.ts). */
 export function checkHere(store: Store): UploadCheck {
-  return async (benchmarkId, content, format) => checkSubmission(parsePredictions(content, format), await hiddenItemsOf(store, benchmarkId));
+  return async (benchmarkId, content, format) => {
+    const benchmark = await benchmarkById(store, benchmarkId);
+    if (benchmark?.kind === 'rrg') return checkRrgUpload(content, format, (benchmark.track ?? 'findings-impression') as Track, await referencesOf(store, benchmarkId));
+    return checkSubmission(parsePredictions(content, format), await hiddenItemsOf(store, benchmarkId));
+  };
 }
 
 /** Puts a failed (e.g. interrupted) submission back in the scoring queue; null when it is not the caller's to retry. */

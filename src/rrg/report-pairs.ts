@@ -53,7 +53,7 @@ function shortId(id: string): string {
  * `model_prediction`, and ids missing or extra on either side are problems, listed with their counts.
  * Never throws for content: every problem names the study (or line) and the field.
  */
-export function readReportPairs(content: string, fileName: string, track: Track, references?: { content: string; fileName: string }): ReadPairs {
+export function readReportPairs(content: string, fileName: string, track: Track, references?: { content: string; fileName: string } | ReadonlyMap<string, string>): ReadPairs {
   const problems: string[] = [];
   const emptyPredictions: string[] = [];
   const predictions = new Map<string, unknown>();
@@ -89,9 +89,15 @@ export function readReportPairs(content: string, fileName: string, track: Track,
       if (!references) refs.set(id, referenceText(record as Record<string, unknown>, track));
     }
   }
-  if (references) {
-    const object = parseObject(references.content, references.fileName, problems);
+  if (references instanceof Map) {
+    // References already built (a board's hidden set): the text of the track, by study.
+    for (const [id, text] of references) refs.set(id, text);
+  } else if (references) {
+    const file = references as { content: string; fileName: string };
+    const object = parseObject(file.content, file.fileName, problems);
     for (const [id, record] of Object.entries(object ?? {})) refs.set(id, record && typeof record === 'object' ? referenceText(record as Record<string, unknown>, track) : null);
+  }
+  if (references) {
     const missing = [...refs.keys()].filter((id) => !predictions.has(id));
     const extra = [...predictions.keys()].filter((id) => !refs.has(id));
     const list = (ids: string[]) => `${ids.slice(0, 5).map(shortId).join(', ')}${ids.length > 5 ? ', …' : ''}`;

@@ -322,4 +322,20 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0006-report-generation-board': {
+    async up(db: Kysely<unknown>) {
+      // A benchmark is VQA (hidden letters) or report generation (hidden reference reports of one track).
+      await db.schema.alterTable('benchmarks').addColumn('kind', 'text', (c) => c.notNull().defaultTo('vqa')).execute();
+      await db.schema.alterTable('benchmarks').addColumn('track', 'text').execute();
+      await db.schema.createTable('rrg_references')
+        .addColumn('benchmark_id', 'text', (c) => c.notNull().references('benchmarks.id').onDelete('cascade'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('study_id', 'text', (c) => c.notNull())
+        .addColumn('reference', 'text', (c) => c.notNull())
+        .addColumn('public_json', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('rrg_references_pk', ['benchmark_id', 'position'])
+        .addUniqueConstraint('rrg_references_study', ['benchmark_id', 'study_id'])
+        .execute();
+    },
+  },
 };

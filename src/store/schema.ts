@@ -56,6 +56,20 @@ export interface BenchmarkTable {
   daily_limit: number;
   total_limit: number;
   created_at: string;
+  /** `vqa` (hidden answer letters) or `rrg` (hidden reference reports). */
+  kind: 'vqa' | 'rrg';
+  /** For report generation: `findings` or `findings-impression`. */
+  track: string | null;
+}
+
+/** One hidden reference report of a report-generation benchmark (the text of its track). Never leaves the server. */
+export interface RrgReferenceTable {
+  benchmark_id: string;
+  position: number;
+  study_id: string;
+  reference: string;
+  /** What participants may download: the study's inputs (image paths, views, context), never the report. */
+  public_json: string;
 }
 
 /** One hidden test item. Only what scoring needs: the gold letter never leaves the server, the explanation is not even stored. */
@@ -369,6 +383,7 @@ export interface Database {
   rate_limits: RateLimitTable;
   stored_images: StoredImageTable;
   benchmark_images: BenchmarkImageTable;
+  rrg_references: RrgReferenceTable;
   studies: StudyTable;
   study_items: StudyItemTable;
   study_readers: StudyReaderTable;

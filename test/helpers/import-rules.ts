@@ -17,7 +17,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // the job queue the board scores on (pg-boss on PostgreSQL, a job table on SQLite)
   jobs: ['core', 'store'],
   // the leaderboard's application layer: checks and scores uploads over the store (docs/design/board.md)
-  board: ['core', 'dataset', 'extract', 'score', 'models', 'store', 'jobs'],
+  board: ['core', 'dataset', 'extract', 'score', 'models', 'store', 'jobs', 'rrg'],
   // question generation (docs/generation.md): report corpora in, PHI screened, questions checked, official layout out
   phi: ['core'],
   corpus: ['core', 'dataset'],

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { importReported } from '../../board/import-reported.js';
+import { importReportedRrg } from '../../board/import-reported-rrg.js';
+import { loadRrgBenchmarkFromFile } from '../../board/load-rrg.js';
 import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { ModelCard } from '../../board/model-card.js';
 import { scoreHere, submitPredictions } from '../../board/submit.js';
@@ -118,6 +120,39 @@ export function registerBoard(program: Command): void {
         const b = await benchmarkBySlug(store, opts.slug);
         if (!b) throw new CxrError('not-found', `no benchmark "${opts.slug}"`);
         process.stdout.write(`added ${await importReported(store, 'cli', b)} reported row(s) to ${b.slug}\n`);
+      });
+    });
+
+  board.command('load-rrg')
+    .description("load a report-generation test set (ReXrank's RRG JSON with the reference sections) as a benchmark with hidden references")
+    .requiredOption('--data <file>', "ReXrank's RRG JSON, keyed by study")
+    .requiredOption('--slug <slug>', 'short name in URLs, e.g. iu-xray-findings-v1')
+    .option('--track <track>', 'findings | findings-impression', 'findings-impression')
+    .option('--title <text>', 'title shown on the board')
+    .option('--version <text>', 'version of the test set', '1')
+    .option('--daily-limit <n>', 'submissions per team per day', (v) => Number(v), 3)
+    .option('--total-limit <n>', 'submissions per team in all', (v) => Number(v), 100)
+    .option('--closed', 'load it closed for submissions')
+    .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
+    .action(async (opts: { data: string; slug: string; track: string; title?: string; version: string; dailyLimit: number; totalLimit: number; closed?: boolean; dataDir: string }) => {
+      await withStore(opts.dataDir, async (store) => {
+        const b = await loadRrgBenchmarkFromFile(store, 'cli', opts.data, opts.track, { slug: opts.slug, title: opts.title ?? opts.slug, version: opts.version, dailyLimit: opts.dailyLimit, totalLimit: opts.totalLimit, open: opts.closed !== true });
+        process.stdout.write(`loaded ${b.slug}: ${b.item_count} studies with hidden ${opts.track} references, sha256 ${b.content_sha256}\n`);
+      });
+    });
+
+  board.command('import-reported-rrg')
+    .description('add published ReXrank V1.0 report-generation rows of one dataset and track ("reported, not verified here")')
+    .requiredOption('--slug <slug>')
+    .requiredOption('--file <published.json>', 'published rows with their source (e.g. test/fixtures/rexrank-v1/published.json)')
+    .requiredOption('--dataset <name>', 'e.g. MIMIC-CXR, IU-Xray, CheXpert Plus, ReXGradient')
+    .option('--track <name>', 'the published table: Findings or Findings+Impression', 'Findings')
+    .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
+    .action(async (opts: { slug: string; file: string; dataset: string; track: string; dataDir: string }) => {
+      await withStore(opts.dataDir, async (store) => {
+        const b = await benchmarkBySlug(store, opts.slug);
+        if (!b) throw new CxrError('not-found', `no benchmark "${opts.slug}"`);
+        process.stdout.write(`added ${await importReportedRrg(store, 'cli', b, opts.file, opts.dataset, opts.track)} reported row(s) to ${b.slug}\n`);
       });
     });
 

@@ -10,6 +10,7 @@ import { readUpload, UploadError } from '../upload.js';
 import { attributes, html, plural, type Html } from '../views/html.js';
 import { layout, pct } from '../views/layout.js';
 import { categoriesPage, defaultDirection, entryPage, leaderboardPage, problemsList, SORT_KEYS, type SortKey } from '../views/pages.js';
+import { rankingLabel, rrgEntryPage, rrgLeaderboardPage } from '../views/rrg-pages.js';
 
 function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200, refreshSeconds?: number): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body, refreshSeconds ? { refreshSeconds } : {}));
@@ -74,13 +75,14 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
     if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
     const key = (SORT_KEYS as readonly string[]).includes(String(request.query.sort ?? '')) ? (request.query.sort as SortKey) : 'overall';
     const direction = request.query.dir === 'asc' || request.query.dir === 'desc' ? request.query.dir : defaultDirection(key);
-    const body = await ctx.boards.derived(benchmark.id, `page|${key}|${direction}|${JSON.stringify(benchmark)}`, (rows) => leaderboardPage(benchmark, rows, { key, direction }));
+    const body = await ctx.boards.derived(benchmark.id, `page|${key}|${direction}|${JSON.stringify(benchmark)}`, (rows) => (benchmark.kind === 'rrg' ? rrgLeaderboardPage(benchmark, rows) : leaderboardPage(benchmark, rows, { key, direction })));
     return page(reply, request, benchmark.title, html`${body}${await humanRowsSection(ctx, benchmark)}`);
   });
 
   app.get<{ Params: { slug: string } }>('/b/:slug/categories', async (request, reply) => {
     const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
     if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
+    if (benchmark.kind === 'rrg') return page(reply, request, `${benchmark.title}: categories`, html`<h1>${benchmark.title}</h1><p class="empty">A report-generation benchmark has no question categories; its <a href="/b/${benchmark.slug}">leaderboard</a> has every metric.</p>`, 404);
     return page(reply, request, `${benchmark.title}: categories`, categoriesPage(benchmark, await ctx.boards.rows(benchmark.id)));
   });
 
@@ -90,7 +92,9 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
     const rows = await ctx.boards.rows(entry.benchmark_id);
     const row = rows.find((r) => r.id === entry.submission_id);
     if (!row) return page(reply, request, 'Not found', html`<h1>No such entry</h1>`, 404);
-    return page(reply, request, row.model.name, entryPage({ slug: entry.slug, title: entry.title, version: entry.version, team: entry.team_name, submittedAt: entry.created_at }, row, rankedCount(rows)));
+    const card = { slug: entry.slug, title: entry.title, version: entry.version, team: entry.team_name, submittedAt: entry.created_at };
+    const rrg = (await benchmarkBySlug(ctx.store, entry.slug))?.kind === 'rrg';
+    return page(reply, request, row.model.name, rrg ? rrgEntryPage(card, row, rankedCount(rows)) : entryPage(card, row, rankedCount(rows)));
   });
 
   app.get<{ Params: { slug: string } }>('/b/:slug/submit', async (request, reply) => {
@@ -99,7 +103,7 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
     if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
     const viewer = viewerOf(request)!;
     return page(reply, request, `Submit to ${benchmark.title}`, html`<h1>Submit to ${benchmark.title}</h1>
-<p class="help">Predictions for all ${benchmark.item_count} questions (<a href="/api/benchmarks/${benchmark.slug}/questions">download them</a>). Your team may submit ${benchmark.daily_limit} time(s) a day and ${benchmark.total_limit} in all. Every problem of the file is listed before anything is stored.</p>
+<p class="help">${benchmark.kind === 'rrg' ? html`Generated reports for all ${benchmark.item_count} studies, as ReXrank's JSON (keyed by study, with <code>model_prediction</code>) or JSONL <code>{id, prediction}</code> (<a href="/api/benchmarks/${benchmark.slug}/questions">download the studies' inputs</a>).` : html`Predictions for all ${benchmark.item_count} questions (<a href="/api/benchmarks/${benchmark.slug}/questions">download them</a>).`} Your team may submit ${benchmark.daily_limit} time(s) a day and ${benchmark.total_limit} in all. Every problem of the file is listed before anything is stored.</p>
 ${submitForm(benchmark.slug, viewer.csrf, { message: benchmark.is_open ? null : html`<p class="problems">This benchmark is closed for submissions.</p>` })}`);
   });
 
@@ -161,11 +165,12 @@ ${rows.map((s) => html`<tr><td>${s.created_at.slice(0, 16).replace('T', ' ')}</t
     const model = (JSON.parse(s.model_json) as { name: string }).name;
     const rows = s.state === 'scored' ? await ctx.boards.rows(s.benchmark_id) : [];
     const mine = rows.find((r) => r.id === s.id);
-    const placed = mine ? { rank: mine.rank, tier: mine.tier, overall: mine.overall, total: rankedCount(rows) } : null;
+    const rrgLabel = mine && (mine.metrics as unknown as { kind?: string } | null)?.kind === 'rrg' ? rankingLabel([mine]).column : null;
+    const placed = mine ? { rank: mine.rank, tier: mine.tier, overall: mine.overall, total: rankedCount(rows), rrg: rrgLabel } : null;
     return page(reply, request, `Submission ${model}`, html`<h1>${model} on ${s.title}</h1>
 <p id="state" class="state-${s.state}" role="status"><strong>${STATE_TEXT[s.state] ?? s.state}</strong>${s.error ? html` ${s.error}` : ''}</p>
 ${pending ? html`<p class="help">This page refreshes itself every 2 seconds. You may leave it: the submission stays in <a href="/submissions">My submissions</a>.</p>` : ''}
-${placed ? html`<p id="placed" role="status">Ranked <strong>${placed.rank ?? '—'} of ${placed.total}</strong> (tier ${placed.tier ?? '—'}), overall ${pct(placed.overall)}%.</p>` : ''}
+${placed ? html`<p id="placed" role="status">Ranked <strong>${placed.rank ?? '—'} of ${placed.total}</strong>${placed.rrg ? html`, ${placed.rrg} ${placed.overall.toFixed(3)}.` : html` (tier ${placed.tier ?? '—'}), overall ${pct(placed.overall)}%.`}</p>` : ''}
 ${s.state === 'scored' ? html`<p><a href="/entries/${s.id}" id="entry-link">See the entry on the leaderboard</a></p>` : ''}
 ${s.state === 'failed' ? html`<form method="post" action="/submissions/${s.id}/retry"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Retry</button></form>` : ''}
 <dl class="card"><dt>File</dt><dd>${s.file_name} (${Math.ceil(s.byte_size / 1024)} KB)</dd><dt>Uploaded</dt><dd>${s.created_at.slice(0, 19).replace('T', ' ')} UTC</dd>

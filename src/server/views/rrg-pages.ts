@@ -1,0 +1,87 @@
+import type { LeaderboardRow } from '../../board/leaderboard.js';
+import type { RrgEntryMetrics } from '../../board/rrg-entries.js';
+import type { MetricSummary } from '../../rrg/score-reports.js';
+import type { Benchmark } from '../../store/benchmarks.js';
+import { html, type Html } from './html.js';
+
+/** A published row imported as "reported, not verified here": ReXrank's columns as printed. */
+export interface ReportedRrgColumns {
+  kind: 'rrg-reported';
+  bleu: number | null;
+  bertscore: number | null;
+  sembscore: number | null;
+  radgraph: number | null;
+  inv_radcliq_v1: number | null;
+  ratescore: number | null;
+  green: number | null;
+  inv_fineradscore: number | null;
+}
+
+const MODEL_COLUMNS = [['bertscore', 'BERTScore'], ['sembscore', 'SembScore'], ['radgraph', 'RadGraph'], ['green', 'GREEN']] as const;
+const PUBLISHED_ONLY = [['ratescore', 'RaTEScore'], ['inv_fineradscore', '1/FineRadScore']] as const;
+
+const metricsOf = (row: LeaderboardRow) => (row.metrics as unknown as RrgEntryMetrics | null);
+const reportedOf = (row: LeaderboardRow) => (row.reported as unknown as ReportedRrgColumns | null);
+
+function value(x: number | null | undefined): Html {
+  return x === null || x === undefined ? html`—` : html`${x.toFixed(3)}`;
+}
+
+function withInterval(s: MetricSummary | undefined): Html {
+  return s ? html`${s.mean.toFixed(3)}<span class="ci"> ${s.lo.toFixed(3)}–${s.hi.toFixed(3)}</span>` : html`—`;
+}
+
+function badge(row: LeaderboardRow): Html {
+  if (row.kind === 'baseline') return html` <span class="badge baseline" title="a baseline, not a model">baseline</span>`;
+  if (row.kind === 'reported') return html` <span class="badge reported" title="published elsewhere; not verified here">reported, not verified here</span>`;
+  return html``;
+}
+
+/** What the board ranks by, in words, from its verified entries. */
+export function rankingLabel(rows: readonly LeaderboardRow[]): { column: string; note: string } {
+  const by = new Set(rows.map((r) => metricsOf(r)?.ranking.by).filter(Boolean));
+  if (by.size === 1 && by.has('bleu')) return { column: 'BLEU-2', note: 'Ranked by BLEU-2: this board has no scoring service for the model-based metrics, so RadCliQ-v1 (ReXrank\'s ranking) cannot be computed here.' };
+  if (by.has('radcliq')) return { column: '1/RadCliQ-v1 or RadCliQ-v1', note: 'Ranked by 1/RadCliQ-v1; where the mean RadCliQ-v1 is ≤ 0 its reciprocal means nothing, so the row shows RadCliQ-v1 itself (marked).' };
+  return { column: '1/RadCliQ-v1', note: 'Ranked by 1/RadCliQ-v1 (the reciprocal of the mean RadCliQ-v1 over studies), as ReXrank ranks.' };
+}
+
+/** The report-generation leaderboard: ranking value, BLEU-2 and ROUGE-L with intervals, model columns when computed. */
+export function rrgLeaderboardPage(benchmark: Benchmark, rows: LeaderboardRow[]): Html {
+  const verified = rows.filter((r) => r.kind !== 'reported');
+  const reported = rows.filter((r) => r.kind === 'reported');
+  const label = rankingLabel(verified);
+  const modelColumns = MODEL_COLUMNS.filter(([key]) => verified.some((r) => metricsOf(r)?.metrics[key]) || reported.some((r) => reportedOf(r)?.[key] !== null && reportedOf(r)?.[key] !== undefined));
+  const publishedColumns = PUBLISHED_ONLY.filter(([key]) => reported.some((r) => reportedOf(r)?.[key] !== null && reportedOf(r)?.[key] !== undefined));
+  return html`<h1>${benchmark.title}</h1>
+<p class="meta">Report generation · track ${benchmark.track === 'findings' ? 'Findings' : 'Findings + Impression'} · version ${benchmark.version} · ${benchmark.item_count} studies with hidden reference reports · sha256 <code>${benchmark.content_sha256.slice(0, 16)}…</code> ·
+${benchmark.is_open ? 'open for submissions' : 'closed'} · <a href="/b/${benchmark.slug}/submit">submit</a></p>
+<p class="help">${label.note} Every metric is the mean over studies of a per-study score, with a 95% bootstrap interval over studies. BLEU-2 is computed exactly as ReXrank does; model-based columns appear only when this board's scoring service computes them. Reported rows are published figures, not verified here, listed after the ranked entries.</p>
+<div class="table-scroll"><table class="board" id="leaderboard"><thead><tr><th scope="col" class="num">#</th><th scope="col">Model</th><th scope="col">Team</th><th scope="col" class="num">${label.column}</th><th scope="col" class="num">BLEU-2</th><th scope="col" class="num">ROUGE-L</th>
+${modelColumns.map(([, name]) => html`<th scope="col" class="num">${name}</th>`)}${publishedColumns.map(([, name]) => html`<th scope="col" class="num">${name}</th>`)}<th scope="col" class="num">Empty reports</th></tr></thead><tbody>
+${verified.map((r) => {
+    const m = metricsOf(r)!;
+    return html`<tr class="${r.kind}" data-id="${r.id}"><td class="num">${r.rank ?? '—'}</td><td><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td><td>${r.team ?? '—'}</td>
+<td class="num">${value(m.ranking.value)}${m.ranking.by === 'radcliq' ? html` <span class="ci">(RadCliQ-v1)</span>` : ''}</td><td class="num">${withInterval(m.metrics.bleu)}</td><td class="num">${withInterval(m.metrics.rouge_l)}</td>
+${modelColumns.map(([key]) => html`<td class="num">${withInterval(m.metrics[key])}</td>`)}${publishedColumns.map(() => html`<td class="num">—</td>`)}<td class="num">${m.emptyPredictions}<span class="ci"> of ${m.n}</span></td></tr>`;
+  })}
+${reported.map((r) => {
+    const p = reportedOf(r)!;
+    return html`<tr class="reported" data-id="${r.id}"><td class="num">—</td><td>${r.model.name}${badge(r)}</td><td>${r.team ?? r.model.organisation ?? '—'}</td>
+<td class="num">${value(p.inv_radcliq_v1)}</td><td class="num">${value(p.bleu)}</td><td class="num">—</td>${modelColumns.map(([key]) => html`<td class="num">${value(p[key])}</td>`)}${publishedColumns.map(([key]) => html`<td class="num">${value(p[key])}</td>`)}<td class="num">—</td></tr>`;
+  })}
+</tbody></table></div>${rows.length === 0 ? html`<p class="empty">No entries yet: be the first to <a href="/b/${benchmark.slug}/submit">submit</a>.</p>` : ''}`;
+}
+
+/** One report-generation entry: every metric with its interval, what was not computed and why. */
+export function rrgEntryPage(entry: { slug: string; title: string; version: string; team: string | null; submittedAt: string }, row: LeaderboardRow, total: number): Html {
+  const m = metricsOf(row);
+  const p = reportedOf(row);
+  return html`<h1>${row.model.name}${badge(row)}</h1>
+<dl class="card"><dt>Benchmark</dt><dd><a href="/b/${entry.slug}">${entry.title}</a> (version ${entry.version})</dd><dt>Rank</dt><dd>${row.rank === null ? '—' : `${row.rank} of ${total}`}</dd>
+<dt>Team</dt><dd>${entry.team ?? row.model.organisation ?? '—'}</dd><dt>Submitted</dt><dd>${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC</dd></dl>
+${m ? html`<h2>Metrics</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Metric</th><th scope="col" class="num">Mean</th><th scope="col" class="num">95% bootstrap</th><th scope="col" class="num">Studies</th></tr></thead><tbody>
+${Object.entries(m.metrics).map(([name, s]) => html`<tr><th scope="row">${name}</th><td class="num">${s!.mean.toFixed(4)}</td><td class="num">${s!.lo.toFixed(4)}–${s!.hi.toFixed(4)}</td><td class="num">${s!.n}</td></tr>`)}</tbody></table></div>
+${Object.keys(m.not_computed).length ? html`<ul class="help">${Object.entries(m.not_computed).map(([name, why]) => html`<li>${name}: ${why}</li>`)}</ul>` : ''}
+<p>${m.emptyPredictions} of ${m.n} studies had an empty or missing report (scored as empty).</p>`
+    : p ? html`<p class="help">Published by ReXrank; not verified here.</p><dl class="card">${Object.entries(p).filter(([k]) => k !== 'kind').map(([k, v]) => html`<dt>${k}</dt><dd>${v === null ? '—' : String(v)}</dd>`)}</dl>` : ''}`;
+}
