@@ -37,7 +37,7 @@ export interface RrgResults {
   settings: { resamples: number; seed: number; backend: string | null };
 }
 
-const HOW_TO_ENABLE = 'give a scoring service with --service <url> (docs/rrg.md)';
+const HOW_TO_ENABLE = 'give a scoring service with --service <url>, or (BERTScore, SembScore) a model folder with --onnx-bertscore / --onnx-chexbert (docs/rrg.md)';
 
 function bootstrap(values: readonly number[][], resamples: number, seed: number): { lo: number; hi: number }[] {
   const n = values[0]?.length ?? 0;

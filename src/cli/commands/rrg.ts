@@ -5,7 +5,8 @@ import { CxrError } from '../../core/errors.js';
 import { renderTable } from '../../report/text-table.js';
 import { readReportPairs, TRACKS, type Track } from '../../rrg/report-pairs.js';
 import { METRICS, scoreReports, type MetricName, type RrgResults } from '../../rrg/score-reports.js';
-import { HttpScoringService } from '../../rrg/scoring-service.js';
+import { OnnxBackend } from '../../rrg/onnx-backend.js';
+import { HttpScoringService, type ModelMetricBackend } from '../../rrg/scoring-service.js';
 import { wholeNumber } from '../option-parsers.js';
 import { parseFormat } from '../output-format.js';
 
@@ -24,6 +25,39 @@ function readText(path: string, option: string): string {
     if (error instanceof CxrError) throw error;
     throw new CxrError('unreadable-file', `${option} ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+}
+
+/** A folder given to an --onnx-* option (its files are checked by the backend, which names the missing ones). */
+function onnxFolder(path: string | undefined, option: string): string | undefined {
+  if (path === undefined) return undefined;
+  let isFolder = false;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch (error) {
+    throw new CxrError('bad-option', `${option} ${path}: no such folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  if (!isFolder) throw new CxrError('bad-option', `${option} ${path}: not a folder; give the folder holding model.onnx and tokenizer.json`);
+  return path;
+}
+
+/** Each model metric from the ONNX backend when its folder is given, else from the scoring service, else none. */
+function backendOf(opts: { service?: string; onnxBertscore?: string; onnxChexbert?: string }): { backend: ModelMetricBackend | null; close: () => Promise<void> } {
+  const service = opts.service ? new HttpScoringService(opts.service) : null;
+  const bertscore = onnxFolder(opts.onnxBertscore, '--onnx-bertscore');
+  const chexbert = onnxFolder(opts.onnxChexbert, '--onnx-chexbert');
+  const onnx = bertscore !== undefined || chexbert !== undefined ? new OnnxBackend({ bertscore, chexbert }) : null;
+  const close = async () => onnx?.close();
+  if (!onnx || !service) return { backend: onnx ?? service, close };
+  return {
+    backend: {
+      name: `${onnx.name} + ${service.name}`,
+      tokenEmbeddings: onnx.tokenEmbeddings ?? ((texts) => service.tokenEmbeddings(texts)),
+      reportEmbeddings: onnx.reportEmbeddings ?? ((texts) => service.reportEmbeddings(texts)),
+      radGraphs: (texts) => service.radGraphs(texts),
+      greenCounts: (pairs) => service.greenCounts(pairs),
+    },
+    close,
+  };
 }
 
 function parseMetrics(value: string): MetricName[] {
@@ -65,30 +99,35 @@ function tableOf(results: RrgResults, format: 'table' | 'md' | 'csv', asked: rea
 export function registerRrg(program: Command): void {
   const rrg = program.command('rrg').description('radiology report generation: ReXrank V1.0 metrics');
   rrg.command('score')
-    .description('score generated reports: BLEU-2 and ROUGE-L here; BERTScore, SembScore, RadGraph, GREEN through a scoring service; RadCliQ-v1 from them')
+    .description('score generated reports: BLEU-2 and ROUGE-L here; BERTScore, SembScore, RadGraph, GREEN through a scoring service (BERTScore and SembScore also from local ONNX models); RadCliQ-v1 from them')
     .requiredOption('--pred <file>', "predictions: ReXrank's RRG JSON (keyed by study, with model_prediction and the reference sections) or JSONL {id, prediction, reference}")
     .option('--ref <file>', "references in a separate ReXrank JSON (then --pred needs only model_prediction; ids must match)")
     .option('--track <track>', 'findings | findings-impression (the reference text of the track)', 'findings-impression')
     .option('--metrics <list>', 'comma-separated', DEFAULT_METRICS)
     .option('--service <url>', 'a scoring service for the model-based metrics (protocol in docs/rrg.md)')
+    .option('--onnx-bertscore <dir>', 'BERTScore from a local ONNX export (model.onnx + tokenizer.json), run here on the CPU; wins over --service')
+    .option('--onnx-chexbert <dir>', 'SembScore from a local ONNX export of CheXbert (model.onnx + tokenizer.json), run here on the CPU; wins over --service')
     .option('--resamples <n>', 'bootstrap resamples', wholeNumber('--resamples', 100, 100_000), 1000)
     .option('--seed <n>', 'bootstrap seed', wholeNumber('--seed', 0, 2 ** 31 - 1), 0)
     .option('--format <format>', 'table | md | csv | json', 'table')
-    .action(async (opts: { pred: string; ref?: string; track: string; metrics: string; service?: string; resamples: number; seed: number; format: string }) => {
+    .action(async (opts: { pred: string; ref?: string; track: string; metrics: string; service?: string; onnxBertscore?: string; onnxChexbert?: string; resamples: number; seed: number; format: string }) => {
       const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json'] as const);
       const track = parseFormat(opts.track, TRACKS, '--track');
       const metrics = parseMetrics(opts.metrics);
       if (opts.service !== undefined && !/^https?:\/\/\S+$/.test(opts.service)) throw new CxrError('bad-option', `--service ${opts.service}: expected an http(s) URL`);
+      const { backend, close } = backendOf(opts);
       const read = readReportPairs(readText(opts.pred, '--pred'), basename(opts.pred), track, opts.ref ? { content: readText(opts.ref, '--ref'), fileName: basename(opts.ref) } : undefined);
       if (read.problems.length > 0) {
         throw new CxrError('unreadable-file', `${opts.pred}: ${read.problems.length} problem(s), nothing scored:\n  ${read.problems.slice(0, 20).join('\n  ')}${read.problems.length > 20 ? `\n  … and ${read.problems.length - 20} more` : ''}`);
       }
       let results: RrgResults;
       try {
-        results = await scoreReports(read.pairs, { metrics, backend: opts.service ? new HttpScoringService(opts.service) : null, resamples: opts.resamples, seed: opts.seed, emptyPredictions: read.emptyPredictions });
+        results = await scoreReports(read.pairs, { metrics, backend, resamples: opts.resamples, seed: opts.seed, emptyPredictions: read.emptyPredictions });
       } catch (error) {
         if (error instanceof Error && error.message.startsWith('scoring service')) throw new CxrError('model-config', error.message);
         throw error;
+      } finally {
+        await close();
       }
       process.stdout.write(format === 'json' ? `${JSON.stringify(jsonOf(results, track), null, 2)}\n` : tableOf(results, format, metrics));
     });
