@@ -63,7 +63,8 @@ for (const dialect of DIALECTS) {
       const page = await app.inject({ url: '/b/iu-findings' });
       assert.match(page.body, /Ranked by BLEU-2: this board has no scoring service/);
       const expected = Object.keys(set).map((sid, i) => sentenceBleu([rexrankTokens(String(set[sid]!.section_findings))], rexrankTokens(i === 11 ? '' : FINDINGS[i % FINDINGS.length]!))).reduce((a, b) => a + b, 0) / 12;
-      assert.ok(page.body.includes(`<td class="num">${expected.toFixed(3)}</td>`), `BLEU-2 ${expected.toFixed(3)} is the ranking value`);
+      assert.ok(page.body.includes(`<td class="num">${expected.toFixed(3)}<span class="ci">`), `BLEU-2 ${expected.toFixed(3)} with its interval`);
+      assert.match(page.body, /title="needs the model-based metrics">not computed</, '1/RadCliQ-v1 is not computed without a service');
       assert.match(page.body, /<td class="num">1<span class="ci"> of 12<\/span><\/td>/, 'one empty report counted');
       // with the board's scoring service the model metrics and 1/RadCliQ-v1 come in
       process.env.CXRBENCH_RRG_SERVICE = service.url;
@@ -74,6 +75,7 @@ for (const dialect of DIALECTS) {
       assert.ok(service.calls.includes('/bertscore') && service.calls.includes('/radgraph'));
       const after = await app.inject({ url: '/b/iu-findings' });
       assert.match(after.body, /BERTScore/);
+      assert.match(after.body, /the two are not comparable, so rescore the older entries/, 'a board mixing the two rankings says so');
       const order = [...after.body.matchAll(/<a href="\/entries\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
       assert.deepEqual(order.slice(0, 2), ['CopyRRG', 'ToyRRG']);
       // the limits are the VQA board's: two a day

@@ -37,10 +37,15 @@ function badge(row: LeaderboardRow): Html {
   return html``;
 }
 
-/** What the board ranks by, in words, from its verified entries. */
+/**
+ * What the board ranks by, in words, from its verified entries. An entry is ranked by its 1/RadCliQ-v1 when the
+ * model metrics were computed, else by BLEU-2; a board should not mix the two (a scoring service added later:
+ * rescore), and the note says when it does.
+ */
 export function rankingLabel(rows: readonly LeaderboardRow[]): { column: string; note: string } {
   const by = new Set(rows.map((r) => metricsOf(r)?.ranking.by).filter(Boolean));
   if (by.size === 1 && by.has('bleu')) return { column: 'BLEU-2', note: 'Ranked by BLEU-2: this board has no scoring service for the model-based metrics, so RadCliQ-v1 (ReXrank\'s ranking) cannot be computed here.' };
+  if (by.has('bleu')) return { column: '1/RadCliQ-v1 or BLEU-2', note: 'Entries scored with the model-based metrics are ranked by 1/RadCliQ-v1, those scored without them by BLEU-2: the two are not comparable, so rescore the older entries.' };
   if (by.has('radcliq')) return { column: '1/RadCliQ-v1 or RadCliQ-v1', note: 'Ranked by 1/RadCliQ-v1; where the mean RadCliQ-v1 is ≤ 0 its reciprocal means nothing, so the row shows RadCliQ-v1 itself (marked).' };
   return { column: '1/RadCliQ-v1', note: 'Ranked by 1/RadCliQ-v1 (the reciprocal of the mean RadCliQ-v1 over studies), as ReXrank ranks.' };
 }
@@ -56,12 +61,12 @@ export function rrgLeaderboardPage(benchmark: Benchmark, rows: LeaderboardRow[])
 <p class="meta">Report generation · track ${benchmark.track === 'findings' ? 'Findings' : 'Findings + Impression'} · version ${benchmark.version} · ${benchmark.item_count} studies with hidden reference reports · sha256 <code>${benchmark.content_sha256.slice(0, 16)}…</code> ·
 ${benchmark.is_open ? 'open for submissions' : 'closed'} · <a href="/b/${benchmark.slug}/submit">submit</a></p>
 <p class="help">${label.note} Every metric is the mean over studies of a per-study score, with a 95% bootstrap interval over studies. BLEU-2 is computed exactly as ReXrank does; model-based columns appear only when this board's scoring service computes them. Reported rows are published figures, not verified here, listed after the ranked entries.</p>
-<div class="table-scroll"><table class="board" id="leaderboard"><thead><tr><th scope="col" class="num">#</th><th scope="col">Model</th><th scope="col">Team</th><th scope="col" class="num">${label.column}</th><th scope="col" class="num">BLEU-2</th><th scope="col" class="num">ROUGE-L</th>
+<div class="table-scroll"><table class="board" id="leaderboard"><thead><tr><th scope="col" class="num">#</th><th scope="col">Model</th><th scope="col">Team</th><th scope="col" class="num">1/RadCliQ-v1</th><th scope="col" class="num">BLEU-2</th><th scope="col" class="num">ROUGE-L</th>
 ${modelColumns.map(([, name]) => html`<th scope="col" class="num">${name}</th>`)}${publishedColumns.map(([, name]) => html`<th scope="col" class="num">${name}</th>`)}<th scope="col" class="num">Empty reports</th></tr></thead><tbody>
 ${verified.map((r) => {
     const m = metricsOf(r)!;
     return html`<tr class="${r.kind}" data-id="${r.id}"><td class="num">${r.rank ?? '—'}</td><td><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td><td>${r.team ?? '—'}</td>
-<td class="num">${value(m.ranking.value)}${m.ranking.by === 'radcliq' ? html` <span class="ci">(RadCliQ-v1)</span>` : ''}</td><td class="num">${withInterval(m.metrics.bleu)}</td><td class="num">${withInterval(m.metrics.rouge_l)}</td>
+<td class="num">${m.ranking.by === 'bleu' ? html`<span class="ci" title="needs the model-based metrics">not computed</span>` : html`${value(m.ranking.value)}${m.ranking.by === 'radcliq' ? html` <span class="ci">(RadCliQ-v1: its mean is ≤ 0)</span>` : ''}`}</td><td class="num">${withInterval(m.metrics.bleu)}</td><td class="num">${withInterval(m.metrics.rouge_l)}</td>
 ${modelColumns.map(([key]) => html`<td class="num">${withInterval(m.metrics[key])}</td>`)}${publishedColumns.map(() => html`<td class="num">—</td>`)}<td class="num">${m.emptyPredictions}<span class="ci"> of ${m.n}</span></td></tr>`;
   })}
 ${reported.map((r) => {
