@@ -18,6 +18,7 @@ import { registerRrg } from './commands/rrg.js';
 import { registerCorpus } from './commands/corpus.js';
 import { registerCheck, registerGenerate } from './commands/generate.js';
 import { registerReview } from './commands/review.js';
+import { registerImages } from './commands/images.js';
 
 /** Builds the `cxrbench` command tree. Exported for in-process tests. */
 export function buildProgram(): Command {
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerGenerate(program);
   registerCheck(program);
   registerReview(program);
+  registerImages(program);
   program.addHelpText('after', '\nServe a leaderboard: cxrbench serve --help (see docs/board.md)');
   return program;
 }

@@ -27,7 +27,9 @@ export const ALLOWED: Record<string, readonly string[]> = {
   review: ['core', 'dataset', 'score', 'store', 'study'],
   // report generation metrics (docs/rrg.md): BLEU-2, ROUGE-L, RadCliQ here; model metrics' arithmetic over a backend
   rrg: ['core', 'score'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi', 'study', 'review', 'rrg'],
+  // DICOM → PNG (docs/images.md): decode, modality/VOI transforms, resize, manifest
+  images: ['core'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi', 'study', 'review', 'rrg', 'images'],
   server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board', 'study', 'review', 'rrg'],
   // the library entry point exports the core library, never the shells
   'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],

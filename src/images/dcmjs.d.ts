@@ -1,0 +1,26 @@
+// dcmjs ships no type declarations: this declares only the part src/images/ uses (DicomMessage.readFile and its log).
+declare module 'dcmjs' {
+  /** One element of a dcmjs data set: its VR and its values (numbers, strings, ArrayBuffers or nested items). */
+  interface DcmjsElement {
+    vr: string;
+    Value?: unknown[];
+  }
+  interface DcmjsDataSet {
+    meta: Record<string, DcmjsElement>;
+    dict: Record<string, DcmjsElement>;
+  }
+  interface DcmjsLogger {
+    setLevel(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent'): void;
+    getLogger(name: string): DcmjsLogger;
+  }
+  const dcmjs: {
+    data: {
+      DicomMessage: {
+        readFile(buffer: ArrayBuffer, options?: { ignoreErrors?: boolean; untilTag?: string | null; forceStoreRaw?: boolean }): DcmjsDataSet;
+      };
+    };
+    log: DcmjsLogger;
+  };
+  export default dcmjs;
+  export type { DcmjsDataSet, DcmjsElement };
+}

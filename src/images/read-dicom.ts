@@ -1,0 +1,196 @@
+import dcmjs, { type DcmjsElement } from 'dcmjs';
+import { DicomRejection, type DicomImage, type VoiLutFunction, type VoiWindow } from './dicom-image.js';
+import { decodeRle } from './rle.js';
+
+// dcmjs logs every tolerated oddity (e.g. an AS of the wrong length) at error level on the console; those are not
+// the user's problem and would drown the one line per failed file that the command prints.
+dcmjs.log.setLevel('silent');
+dcmjs.log.getLogger('validation.dcmjs').setLevel('silent');
+
+/** Transfer syntaxes whose pixel data is stored uncompressed (dcmjs inflates the deflated one itself). */
+const NATIVE = new Map<string, string>([
+  ['1.2.840.10008.1.2', 'Implicit VR Little Endian'],
+  ['1.2.840.10008.1.2.1', 'Explicit VR Little Endian'],
+  ['1.2.840.10008.1.2.1.99', 'Deflated Explicit VR Little Endian'],
+  ['1.2.840.10008.1.2.2', 'Explicit VR Big Endian'],
+]);
+const RLE = '1.2.840.10008.1.2.5';
+
+function values(dict: Record<string, DcmjsElement>, tag: string): unknown[] {
+  return dict[tag]?.Value ?? [];
+}
+function text(dict: Record<string, DcmjsElement>, tag: string): string | null {
+  const v = values(dict, tag)[0];
+  if (v === undefined || v === null) return null;
+  const s = String(v).trim();
+  return s === '' ? null : s;
+}
+function num(dict: Record<string, DcmjsElement>, tag: string): number | null {
+  const v = values(dict, tag)[0];
+  if (v === undefined || v === null || v === '') return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+function nums(dict: Record<string, DcmjsElement>, tag: string): number[] {
+  return values(dict, tag).map(Number).filter(Number.isFinite);
+}
+
+/**
+ * Reads one DICOM Part 10 file into a DicomImage, or throws a DicomRejection that says why not (not DICOM,
+ * truncated, no pixel module, multi-frame, colour, a transfer syntax without a codec here).
+ */
+export function readDicom(bytes: Uint8Array, file: string): DicomImage {
+  if (bytes.length < 132 || String.fromCharCode(...bytes.subarray(128, 132)) !== 'DICM') {
+    throw new DicomRejection(file, 'not a DICOM file (no "DICM" marker at byte 128: not DICOM Part 10)');
+  }
+  let dataSet;
+  try {
+    const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    dataSet = dcmjs.data.DicomMessage.readFile(copy);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new DicomRejection(file, /offset|bounds|range|end of|length|allocated buffer/i.test(why) ? `truncated or damaged DICOM file (${why})` : `unreadable DICOM data set (${why})`);
+  }
+  const { meta, dict } = dataSet;
+  const transferSyntaxUid = text(meta, '00020010') ?? '1.2.840.10008.1.2';
+  const rows = num(dict, '00280010');
+  const columns = num(dict, '00280011');
+  const bitsAllocated = num(dict, '00280100');
+  const pixelElement = dict['7FE00010'];
+  if (rows === null || columns === null || bitsAllocated === null || !pixelElement) {
+    const missing = [rows === null && 'Rows', columns === null && 'Columns', bitsAllocated === null && 'Bits Allocated', !pixelElement && 'Pixel Data'].filter(Boolean);
+    throw new DicomRejection(file, `no image pixel module (missing ${missing.join(', ')})`);
+  }
+  if (rows < 1 || columns < 1 || !Number.isInteger(rows) || !Number.isInteger(columns)) throw new DicomRejection(file, `Rows × Columns ${rows} × ${columns} is not an image size`);
+  const frames = num(dict, '00280008') ?? 1;
+  if (frames !== 1) throw new DicomRejection(file, `multi-frame image (${frames} frames): only single-frame images are converted`);
+  const samples = num(dict, '00280002') ?? 1;
+  const photometric = text(dict, '00280004') ?? (samples === 1 ? 'MONOCHROME2' : 'RGB');
+  if (samples !== 1 || (photometric !== 'MONOCHROME1' && photometric !== 'MONOCHROME2')) {
+    throw new DicomRejection(file, `not a greyscale image (Photometric Interpretation ${photometric}, ${samples} samples per pixel)`);
+  }
+  if (bitsAllocated !== 8 && bitsAllocated !== 16) throw new DicomRejection(file, `Bits Allocated ${bitsAllocated} is not supported (8 or 16)`);
+  const bitsStored = num(dict, '00280101') ?? bitsAllocated;
+  if (bitsStored < 1 || bitsStored > bitsAllocated) throw new DicomRejection(file, `Bits Stored ${bitsStored} does not fit Bits Allocated ${bitsAllocated}`);
+  const pixelRepresentation = num(dict, '00280103') === 1 ? 1 : 0;
+
+  const fragments = (pixelElement.Value ?? []).filter((v): v is ArrayBuffer => v instanceof ArrayBuffer);
+  let raw: Uint8Array;
+  if (NATIVE.has(transferSyntaxUid)) {
+    raw = new Uint8Array(fragments[0] ?? new ArrayBuffer(0));
+    // Big endian OW holds 8-bit samples byte-swapped within each word (PS3.5 7.3 / A.2); dcmjs returns the bytes as stored.
+    if (transferSyntaxUid === '1.2.840.10008.1.2.2' && bitsAllocated === 8 && pixelElement.vr === 'OW') raw = swapPairs(raw);
+    if (transferSyntaxUid !== '1.2.840.10008.1.2.1.99' && pixelDataOverruns(bytes, raw.length, transferSyntaxUid)) {
+      throw new DicomRejection(file, `truncated file: Pixel Data declares ${raw.length} bytes but the file ends before them`);
+    }
+  } else if (transferSyntaxUid === RLE) {
+    raw = decodeRle(concat(fragments), rows, columns, bitsAllocated, file);
+  } else {
+    throw new DicomRejection(file, `no codec for transfer syntax ${transferSyntaxUid} (this version decodes uncompressed and RLE Lossless only)`);
+  }
+  const expected = rows * columns * (bitsAllocated / 8);
+  if (raw.length < expected) throw new DicomRejection(file, `truncated pixel data: ${raw.length} bytes where ${rows}×${columns}×${bitsAllocated / 8} = ${expected} are needed`);
+
+  const centers = nums(dict, '00281050');
+  const widths = nums(dict, '00281051');
+  const explanations = values(dict, '00281055').map(String);
+  const windows: VoiWindow[] = [];
+  for (let i = 0; i < Math.min(centers.length, widths.length); i++) {
+    windows.push({ center: centers[i]!, width: widths[i]!, ...(explanations[i] ? { explanation: explanations[i] } : {}) });
+  }
+  const fn = text(dict, '00281056')?.toUpperCase();
+  const voiLutFunction: VoiLutFunction = fn === 'SIGMOID' ? 'SIGMOID' : fn === 'LINEAR_EXACT' ? 'LINEAR_EXACT' : 'LINEAR';
+  const shape = text(dict, '20500020')?.toUpperCase();
+
+  const required = (tag: string, name: string): string => {
+    const v = text(dict, tag);
+    if (v === null) throw new DicomRejection(file, `missing ${name} (${tag.slice(0, 4)},${tag.slice(4)})`);
+    return v;
+  };
+  return {
+    sopInstanceUid: required('00080018', 'SOP Instance UID'),
+    studyInstanceUid: required('0020000D', 'Study Instance UID'),
+    seriesInstanceUid: required('0020000E', 'Series Instance UID'),
+    sopClassUid: text(dict, '00080016') ?? '',
+    transferSyntaxUid,
+    patientId: text(dict, '00100020'),
+    accession: text(dict, '00080050'),
+    viewPosition: text(dict, '00185101'),
+    rows,
+    columns,
+    bitsAllocated,
+    bitsStored,
+    pixelRepresentation,
+    photometric,
+    rescaleSlope: num(dict, '00281053') ?? 1,
+    rescaleIntercept: num(dict, '00281052') ?? 0,
+    windows,
+    voiLutFunction,
+    presentationLutShape: shape === 'INVERSE' ? 'INVERSE' : shape === 'IDENTITY' ? 'IDENTITY' : null,
+    hasModalityLutSequence: values(dict, '00283000').length > 0,
+    hasVoiLutSequence: values(dict, '00283010').length > 0,
+    frames,
+    pixels: storedValues(raw, rows * columns, bitsAllocated, bitsStored, pixelRepresentation, transferSyntaxUid === '1.2.840.10008.1.2.2'),
+  };
+}
+
+/**
+ * Whether the native Pixel Data element runs past the end of the file. dcmjs does not say: it hands back a
+ * buffer of the declared length, zero-filled past the end, so a truncated file would silently render black.
+ * The element is found as the tag followed by the length dcmjs reported (pixel bytes matching both by chance
+ * is negligible); when it cannot be found the check says nothing rather than guess.
+ */
+function pixelDataOverruns(bytes: Uint8Array, length: number, transferSyntaxUid: string): boolean {
+  const bigEndian = transferSyntaxUid === '1.2.840.10008.1.2.2';
+  const explicit = transferSyntaxUid !== '1.2.840.10008.1.2';
+  const tag = bigEndian ? [0x7f, 0xe0, 0x00, 0x10] : [0xe0, 0x7f, 0x10, 0x00];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = bytes.indexOf(tag[0]!, 132); at >= 0 && at + 8 <= bytes.length; at = bytes.indexOf(tag[0]!, at + 1)) {
+    if (bytes[at + 1] !== tag[1] || bytes[at + 2] !== tag[2] || bytes[at + 3] !== tag[3]) continue;
+    // explicit VR OB/OW: tag, VR, 2 reserved bytes, 4-byte length; implicit VR: tag, 4-byte length
+    const lengthAt = explicit ? at + 8 : at + 4;
+    if (lengthAt + 4 > bytes.length) return true;
+    const declared = view.getUint32(lengthAt, !bigEndian);
+    if (declared !== length) continue;
+    return lengthAt + 4 + declared > bytes.length;
+  }
+  return false;
+}
+
+function swapPairs(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i + 1 < bytes.length; i += 2) {
+    out[i] = bytes[i + 1]!;
+    out[i + 1] = bytes[i]!;
+  }
+  if (bytes.length % 2 === 1) out[bytes.length - 1] = bytes[bytes.length - 1]!;
+  return out;
+}
+
+function concat(parts: ArrayBuffer[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(new Uint8Array(p), at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The stored values as numbers: bits above Bits Stored are masked off (they may hold overlays or noise) and,
+ * for signed data, the top stored bit is sign-extended — reading the raw 16-bit word would be wrong for both.
+ */
+function storedValues(raw: Uint8Array, count: number, bitsAllocated: number, bitsStored: number, signed: 0 | 1, bigEndian: boolean): DicomImage['pixels'] {
+  const mask = bitsStored >= 32 ? 0xffffffff : (1 << bitsStored) - 1;
+  const signBit = 1 << (bitsStored - 1);
+  const out = signed ? new Int32Array(count) : bitsAllocated === 8 ? new Uint8Array(count) : new Uint16Array(count);
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  for (let i = 0; i < count; i++) {
+    let v = bitsAllocated === 8 ? raw[i]! : view.getUint16(i * 2, !bigEndian);
+    v &= mask;
+    if (signed && v & signBit) v -= 1 << bitsStored;
+    out[i] = v;
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { chooseVoi, isInverted, modalityLut, modalityRange, parseWindow, rangeMap, renderGrey, voiLinear, voiLinearExact, voiSigmoid } from './transforms.js';
+
+// Values worked by hand from PS3.3 C.11.2.1.2.1 / C.11.2.1.3: with c = 100, w = 80 LINEAR maps exactly the 80
+// integers 60…139 onto the ramp (c − 0.5 ± (w − 1)/2 = 60 … 139), LINEAR_EXACT the interval (60, 140].
+const voiCases: { name: string; f: typeof voiLinear; x: number; c: number; w: number; y: number }[] = [
+  { name: 'LINEAR at the lower bound is black', f: voiLinear, x: 60, c: 100, w: 80, y: 0 },
+  { name: 'LINEAR just above the lower bound', f: voiLinear, x: 61, c: 100, w: 80, y: ((61 - 99.5) / 79 + 0.5) * 255 },
+  { name: 'LINEAR at c − 0.5 is mid-grey', f: voiLinear, x: 99.5, c: 100, w: 80, y: 127.5 },
+  { name: 'LINEAR at the upper bound is white', f: voiLinear, x: 139, c: 100, w: 80, y: 255 },
+  { name: 'LINEAR above the window is white', f: voiLinear, x: 1000, c: 100, w: 80, y: 255 },
+  { name: 'LINEAR below the window is black', f: voiLinear, x: -1000, c: 100, w: 80, y: 0 },
+  { name: 'LINEAR width 1 is a threshold at c − 0.5 (below)', f: voiLinear, x: 99.5, c: 100, w: 1, y: 0 },
+  { name: 'LINEAR width 1 is a threshold at c − 0.5 (above)', f: voiLinear, x: 99.6, c: 100, w: 1, y: 255 },
+  { name: 'LINEAR_EXACT at c − w/2 is black', f: voiLinearExact, x: 60, c: 100, w: 80, y: 0 },
+  { name: 'LINEAR_EXACT at c is mid-grey', f: voiLinearExact, x: 100, c: 100, w: 80, y: 127.5 },
+  { name: 'LINEAR_EXACT at c + w/2 is white', f: voiLinearExact, x: 140, c: 100, w: 80, y: 255 },
+  { name: 'LINEAR_EXACT a quarter in', f: voiLinearExact, x: 80, c: 100, w: 80, y: 63.75 },
+  { name: 'SIGMOID at c is mid-grey', f: voiSigmoid, x: 100, c: 100, w: 80, y: 127.5 },
+  { name: 'SIGMOID at c + w/2', f: voiSigmoid, x: 140, c: 100, w: 80, y: 255 / (1 + Math.exp(-2)) },
+  { name: 'SIGMOID at c − w/2', f: voiSigmoid, x: 60, c: 100, w: 80, y: 255 / (1 + Math.exp(2)) },
+];
+for (const c of voiCases) {
+  test(`VOI: ${c.name}`, () => {
+    assert.ok(Math.abs(c.f(c.x, c.c, c.w, 255) - c.y) < 1e-9, `${c.f(c.x, c.c, c.w, 255)} ≠ ${c.y}`);
+  });
+}
+
+test('modality LUT: slope and intercept, stored → modality values', () => {
+  assert.deepEqual([...modalityLut([0, 1, 2, 4095], 2, -100)], [-100, -98, -96, 8090]);
+  assert.deepEqual([...modalityLut(new Int32Array([-2048, 0, 2047]), 1, -1024)], [-3072, -1024, 1023]);
+});
+
+test('modality range: what the stored bits can hold, through the LUT (a negative slope swaps the ends)', () => {
+  const base = { rescaleSlope: 1, rescaleIntercept: 0 };
+  assert.deepEqual(modalityRange({ ...base, bitsStored: 8, pixelRepresentation: 0 }), { low: 0, high: 255 });
+  assert.deepEqual(modalityRange({ ...base, bitsStored: 12, pixelRepresentation: 1 }), { low: -2048, high: 2047 });
+  assert.deepEqual(modalityRange({ bitsStored: 12, pixelRepresentation: 0, rescaleSlope: 1, rescaleIntercept: -1024 }), { low: -1024, high: 3071 });
+  assert.deepEqual(modalityRange({ bitsStored: 8, pixelRepresentation: 0, rescaleSlope: -1, rescaleIntercept: 0 }), { low: -255, high: 0 });
+});
+
+test('window choice: auto takes the first window of the file, else min/max; none is the full range; given is given', () => {
+  const range = { low: 0, high: 4095 };
+  const windows = [{ center: 500, width: 1000 }, { center: 40, width: 400 }];
+  assert.deepEqual(chooseVoi({ kind: 'auto' }, windows, 'SIGMOID', [1, 2], range), { kind: 'window', source: 'file', center: 500, width: 1000, function: 'SIGMOID' });
+  assert.deepEqual(chooseVoi({ kind: 'auto' }, [], 'LINEAR', [10, 250, 30], range), { kind: 'window', source: 'min-max', center: 130.5, width: 241, function: 'LINEAR' });
+  assert.deepEqual(chooseVoi({ kind: 'none' }, windows, 'LINEAR', [1], range), { kind: 'range', low: 0, high: 4095 });
+  assert.deepEqual(chooseVoi({ kind: 'given', center: 40, width: 400 }, windows, 'LINEAR_EXACT', [1], range), { kind: 'window', source: 'given', center: 40, width: 400, function: 'LINEAR_EXACT' });
+});
+
+test('min/max window under LINEAR puts the minimum at black and the maximum at white', () => {
+  const values = [10, 11, 130, 250];
+  const voi = chooseVoi({ kind: 'auto' }, [], 'LINEAR', values, { low: 0, high: 255 });
+  assert.deepEqual([...renderGrey(values, voi, false, 8)], [0, 1, 128, 255]);
+});
+
+test('render: 8 and 16 bits, rounding, clamping, and inversion for MONOCHROME1', () => {
+  const voi = { kind: 'window', source: 'given', center: 100, width: 80, function: 'LINEAR' } as const;
+  assert.deepEqual([...renderGrey([0, 60, 99.5, 139, 500], voi, false, 8)], [0, 0, 128, 255, 255]);
+  assert.deepEqual([...renderGrey([0, 60, 99.5, 139, 500], voi, true, 8)], [255, 255, 127, 0, 0]);
+  assert.deepEqual([...renderGrey([0, 99.5, 500], voi, false, 16)], [0, 32768, 65535]);
+  assert.deepEqual([...renderGrey([-1024, 0, 1023], { kind: 'range', low: -1024, high: 1023 }, false, 8)], [0, 128, 255]);
+});
+
+test('range map: the ends of the range go to black and white', () => {
+  assert.equal(rangeMap(0, 0, 255, 65535), 0);
+  assert.equal(rangeMap(255, 0, 255, 65535), 65535);
+  assert.equal(rangeMap(300, 0, 255, 255), 255);
+  assert.equal(rangeMap(5, 5, 5, 255), 0);
+});
+
+test('inversion: MONOCHROME1 or Presentation LUT Shape INVERSE, once', () => {
+  assert.equal(isInverted({ photometric: 'MONOCHROME2', presentationLutShape: null }), false);
+  assert.equal(isInverted({ photometric: 'MONOCHROME1', presentationLutShape: null }), true);
+  assert.equal(isInverted({ photometric: 'MONOCHROME1', presentationLutShape: 'INVERSE' }), true);
+  assert.equal(isInverted({ photometric: 'MONOCHROME2', presentationLutShape: 'INVERSE' }), true);
+});
+
+const windowCases: [string, ReturnType<typeof parseWindow>][] = [
+  ['auto', { kind: 'auto' }],
+  ['none', { kind: 'none' }],
+  ['40/400', { kind: 'given', center: 40, width: 400 }],
+  ['-600/1500.5', { kind: 'given', center: -600, width: 1500.5 }],
+  ['40/0', null],
+  ['40', null],
+  ['a/b', null],
+];
+for (const [text, expected] of windowCases) test(`--window ${text}`, () => assert.deepEqual(parseWindow(text), expected));
