@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { DicomRejection, type DicomImage } from './dicom-image.js';
-import { chooseVoi, isInverted, modalityLut, modalityRange, renderGrey, type AppliedVoi, type WindowChoice } from './transforms.js';
+import { chooseVoi, isInverted, modalityLut, modalityRange, renderGrey, renderStoredThroughLut, storedExtent, type AppliedVoi, type WindowChoice } from './transforms.js';
 
 /**
  * The resampling kernel. Lanczos-3 is what PIL's `Image.LANCZOS` uses, the usual filter of the public CXR PNG
@@ -38,10 +38,20 @@ export async function renderPng(image: DicomImage, options: RenderOptions, file:
   if (image.hasVoiLutSequence && options.window.kind === 'auto' && image.windows.length === 0) {
     throw new DicomRejection(file, 'its only VOI is a VOI LUT Sequence, which this version does not apply yet: pass --window none or <center>/<width>');
   }
-  const modality = modalityLut(image.pixels, image.rescaleSlope, image.rescaleIntercept);
-  const voi = chooseVoi(options.window, image.windows, image.voiLutFunction, modality, modalityRange(image));
   const inverted = isInverted(image);
-  const grey = renderGrey(modality, voi, inverted, options.bits);
+  const extent = storedExtent(image.pixels);
+  let grey: Uint8Array | Uint16Array;
+  let voi: AppliedVoi;
+  if (Number.isFinite(extent.min) && extent.max - extent.min < 1 << 17) {
+    // Integer stored values in a small range: the modality extent is that of the two stored extremes (the LUT is linear).
+    const ends = modalityLut([extent.min, extent.max], image.rescaleSlope, image.rescaleIntercept);
+    voi = chooseVoi(options.window, image.windows, image.voiLutFunction, ends, modalityRange(image));
+    grey = renderStoredThroughLut(image.pixels, extent, image.rescaleSlope, image.rescaleIntercept, voi, inverted, options.bits);
+  } else {
+    const modality = modalityLut(image.pixels, image.rescaleSlope, image.rescaleIntercept);
+    voi = chooseVoi(options.window, image.windows, image.voiLutFunction, modality, modalityRange(image));
+    grey = renderGrey(modality, voi, inverted, options.bits);
+  }
   const columns = Math.max(1, Math.round(image.columns * options.scale));
   const rows = Math.max(1, Math.round(image.rows * options.scale));
   let pipeline = sharp(grey, { raw: { width: image.columns, height: image.rows, channels: 1 } });

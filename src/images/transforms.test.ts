@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseVoi, isInverted, modalityLut, modalityRange, parseWindow, rangeMap, renderGrey, voiLinear, voiLinearExact, voiSigmoid } from './transforms.js';
+import { chooseVoi, isInverted, modalityLut, modalityRange, parseWindow, rangeMap, renderGrey, renderStoredThroughLut, storedExtent, voiLinear, voiLinearExact, voiSigmoid, type AppliedVoi } from './transforms.js';
 
 // Values worked by hand from PS3.3 C.11.2.1.2.1 / C.11.2.1.3: with c = 100, w = 80 LINEAR maps exactly the 80
 // integers 60…139 onto the ramp (c − 0.5 ± (w − 1)/2 = 60 … 139), LINEAR_EXACT the interval (60, 140].
@@ -87,3 +87,22 @@ const windowCases: [string, ReturnType<typeof parseWindow>][] = [
   ['a/b', null],
 ];
 for (const [text, expected] of windowCases) test(`--window ${text}`, () => assert.deepEqual(parseWindow(text), expected));
+
+test('the lookup-table path gives exactly what the per-pixel chain gives (windows, functions, polarity, bits, slopes)', () => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (const [slope, intercept] of [[1, 0], [2, -1024], [-1, 4095], [0.5, 3.25]] as const) {
+    const stored = Int32Array.from({ length: 5000 }, () => Math.floor(random() * 4096) - (slope < 0 ? 0 : 100));
+    const extent = storedExtent(stored);
+    const voiChoices: AppliedVoi[] = [
+      { kind: 'window', source: 'given', center: 900, width: 1200, function: 'LINEAR' },
+      { kind: 'window', source: 'given', center: 900, width: 1200, function: 'LINEAR_EXACT' },
+      { kind: 'window', source: 'given', center: 1500, width: 800, function: 'SIGMOID' },
+      { kind: 'range', low: -2000, high: 6000 },
+    ];
+    for (const voi of voiChoices) for (const invert of [false, true]) for (const bits of [8, 16] as const) {
+      const expected = renderGrey(modalityLut(stored, slope, intercept), voi, invert, bits);
+      assert.deepEqual(renderStoredThroughLut(stored, extent, slope, intercept, voi, invert, bits), expected);
+    }
+  }
+});

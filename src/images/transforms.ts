@@ -94,6 +94,35 @@ export function renderGrey(modality: ArrayLike<number>, voi: AppliedVoi, invert:
   return out;
 }
 
+/** The smallest and largest stored value of an image, in one pass. */
+export function storedExtent(stored: ArrayLike<number>): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < stored.length; i++) {
+    const v = stored[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
+/**
+ * The whole chain — modality LUT, VOI, polarity — as one lookup table over the stored values that occur (at most
+ * 65,536 for ≤ 16 stored bits), applied in one pass. Each entry is computed exactly as renderGrey computes a
+ * pixel, so the output is the same; a 5-megapixel film is a table of a few thousand entries and one array read per
+ * pixel instead of a Float64 copy and a function call per pixel.
+ */
+export function renderStoredThroughLut(stored: ArrayLike<number>, extent: { min: number; max: number }, slope: number, intercept: number, voi: AppliedVoi, invert: boolean, bits: 8 | 16): Uint8Array | Uint16Array {
+  const size = extent.max - extent.min + 1;
+  const values = new Float64Array(size);
+  for (let k = 0; k < size; k++) values[k] = (extent.min + k) * slope + intercept;
+  const lut = renderGrey(values, voi, invert, bits);
+  const out = bits === 8 ? new Uint8Array(stored.length) : new Uint16Array(stored.length);
+  const offset = extent.min;
+  for (let i = 0; i < stored.length; i++) out[i] = lut[stored[i]! - offset]!;
+  return out;
+}
+
 /** Whether the image is shown inverted (see renderGrey). */
 export function isInverted(image: Pick<DicomImage, 'photometric' | 'presentationLutShape'>): boolean {
   return image.photometric === 'MONOCHROME1' || image.presentationLutShape === 'INVERSE';
