@@ -157,6 +157,8 @@ function pixelDataOverruns(bytes: Uint8Array, length: number, transferSyntaxUid:
   return false;
 }
 
+const LITTLE_ENDIAN_MACHINE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 function swapPairs(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(bytes.length);
   for (let i = 0; i + 1 < bytes.length; i += 2) {
@@ -184,6 +186,14 @@ function concat(parts: ArrayBuffer[]): Uint8Array {
 function storedValues(raw: Uint8Array, count: number, bitsAllocated: number, bitsStored: number, signed: 0 | 1, bigEndian: boolean): DicomImage['pixels'] {
   const mask = bitsStored >= 32 ? 0xffffffff : (1 << bitsStored) - 1;
   const signBit = 1 << (bitsStored - 1);
+  // The common case (unsigned 16-bit little endian on a little-endian machine): read the words as they lie, masked
+  // in a tight typed-array loop, instead of a DataView call per pixel.
+  if (!signed && bitsAllocated === 16 && !bigEndian && LITTLE_ENDIAN_MACHINE && raw.byteLength >= count * 2) {
+    const words = raw.byteOffset % 2 === 0 ? new Uint16Array(raw.buffer, raw.byteOffset, count) : new Uint16Array(raw.slice(0, count * 2).buffer);
+    const out = new Uint16Array(count);
+    for (let i = 0; i < count; i++) out[i] = words[i]! & mask;
+    return out;
+  }
   const out = signed ? new Int32Array(count) : bitsAllocated === 8 ? new Uint8Array(count) : new Uint16Array(count);
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   for (let i = 0; i < count; i++) {
