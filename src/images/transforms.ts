@@ -60,13 +60,7 @@ export function chooseVoi(choice: WindowChoice, windows: VoiWindow[], fn: VoiLut
   if (choice.kind === 'none') return { kind: 'range', ...range };
   const first = windows[0];
   if (first) return { kind: 'window', source: 'file', center: first.center, width: first.width, function: fn };
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < modality.length; i++) {
-    const v = modality[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
+  const { min, max } = storedExtent(modality);
   // A window [min, max] under LINEAR: centre (min+max)/2 + 0.5 and width max−min+1 put min at 0 and max at yMax.
   return { kind: 'window', source: 'min-max', center: (min + max) / 2 + 0.5, width: Math.max(max - min + 1, 1), function: 'LINEAR' };
 }
@@ -94,7 +88,7 @@ export function renderGrey(modality: ArrayLike<number>, voi: AppliedVoi, invert:
   return out;
 }
 
-/** The smallest and largest stored value of an image, in one pass. */
+/** The smallest and largest of an image's values (stored or modality), in one pass. */
 export function storedExtent(stored: ArrayLike<number>): { min: number; max: number } {
   let min = Infinity;
   let max = -Infinity;

@@ -44,13 +44,17 @@ export function viewerOf(request: FastifyRequest): Viewer | null {
   return c && c.via === 'session' ? { name: c.user.display_name, admin: c.user.is_admin === 1, csrf: c.csrf ?? '' } : null;
 }
 
-/** True when a form's CSRF token matches the session's (constant-time). */
-export function csrfOk(request: FastifyRequest, token: unknown): boolean {
-  const expected = request.caller?.csrf;
-  if (!expected || typeof token !== 'string') return false;
-  const a = Buffer.from(token);
+/** True when a sent token equals the expected one, compared in constant time (anything but text is false). */
+export function sameToken(sent: unknown, expected: string | null | undefined): boolean {
+  if (!expected || typeof sent !== 'string') return false;
+  const a = Buffer.from(sent);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** True when a form's CSRF token matches the session's (constant-time). */
+export function csrfOk(request: FastifyRequest, token: unknown): boolean {
+  return sameToken(token, request.caller?.csrf);
 }
 
 /** Sends a browser to the login page (pages) or answers 401 (API); returns false when there is no caller. */

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { CxrError } from '../../core/errors.js';
@@ -8,6 +8,7 @@ import { METRICS, scoreReports, type MetricName, type RrgResults } from '../../r
 import { OnnxBackend } from '../../rrg/onnx-backend.js';
 import { HttpScoringService, type ModelMetricBackend } from '../../rrg/scoring-service.js';
 import { wholeNumber } from '../option-parsers.js';
+import { readTextFile } from '../read-text-file.js';
 import { parseFormat } from '../output-format.js';
 
 /** Metric names as typed on the command line (ReXrank's column names, lowercased) → the output's names. */
@@ -16,16 +17,6 @@ const METRIC_ALIASES: Record<string, MetricName> = {
   green: 'green', radcliq: 'radcliq_v1', 'radcliq-v1': 'radcliq_v1', radcliq_v1: 'radcliq_v1', ratescore: 'ratescore', fineradscore: 'fineradscore',
 };
 const DEFAULT_METRICS = 'bleu,rouge-l,bertscore,sembscore,radgraph,radcliq-v1';
-
-function readText(path: string, option: string): string {
-  try {
-    if (statSync(path).isDirectory()) throw new CxrError('unreadable-file', `${option} ${path}: a folder, not a file`);
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if (error instanceof CxrError) throw error;
-    throw new CxrError('unreadable-file', `${option} ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-}
 
 /** A folder given to an --onnx-* option (its files are checked by the backend, which names the missing ones). */
 function onnxFolder(path: string | undefined, option: string): string | undefined {
@@ -116,7 +107,7 @@ export function registerRrg(program: Command): void {
       const metrics = parseMetrics(opts.metrics);
       if (opts.service !== undefined && !/^https?:\/\/\S+$/.test(opts.service)) throw new CxrError('bad-option', `--service ${opts.service}: expected an http(s) URL`);
       const { backend, close } = backendOf(opts);
-      const read = readReportPairs(readText(opts.pred, '--pred'), basename(opts.pred), track, opts.ref ? { content: readText(opts.ref, '--ref'), fileName: basename(opts.ref) } : undefined);
+      const read = readReportPairs(readTextFile(opts.pred, '--pred'), basename(opts.pred), track, opts.ref ? { content: readTextFile(opts.ref, '--ref'), fileName: basename(opts.ref) } : undefined);
       if (read.problems.length > 0) {
         throw new CxrError('unreadable-file', `${opts.pred}: ${read.problems.length} problem(s), nothing scored:\n  ${read.problems.slice(0, 20).join('\n  ')}${read.problems.length > 20 ? `\n  … and ${read.problems.length - 20} more` : ''}`);
       }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CxrError } from '../../core/errors.js';
@@ -11,6 +11,8 @@ import { createStudyFromSet } from '../../study/create-study.js';
 import { lettersOn } from '../../study/model-answers.js';
 import { answerFileLines, answerKeyLines, exportNames, studyReport } from '../../study/study-report.js';
 import { wholeNumber } from '../option-parsers.js';
+import { readTextFile } from '../read-text-file.js';
+import { writeTextAtomically } from '../write-output.js';
 import { DATA_DIR_HELP, withStore } from './board.js';
 
 async function existingStudy(store: Store, id: string): Promise<Study> {
@@ -19,10 +21,6 @@ async function existingStudy(store: Store, id: string): Promise<Study> {
   return study;
 }
 
-function writeAtomic(file: string, text: string): void {
-  writeFileSync(`${file}.tmp`, text);
-  renameSync(`${file}.tmp`, file);
-}
 
 /** `cxrbench study …`: create and run reader studies from the shell (the same store the board's pages use). */
 export function registerStudy(program: Command): void {
@@ -91,12 +89,7 @@ export function registerStudy(program: Command): void {
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (id: string, opts: { name: string; pred: string; dataDir: string }) => withStore(opts.dataDir, async (store) => {
       const s = await existingStudy(store, id);
-      let content: string;
-      try {
-        content = readFileSync(opts.pred, 'utf8');
-      } catch (error) {
-        throw new CxrError('unreadable-file', `--pred ${opts.pred}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-      }
+      const content = readTextFile(opts.pred, '--pred');
       const parsed = parsePredictions(content, formatOfFileName(opts.pred));
       const fileProblem = parsed.problems.find((p) => p.where === 'file');
       if (fileProblem) throw new CxrError('unreadable-file', `${opts.pred}: ${fileProblem.message}`);
@@ -116,9 +109,9 @@ export function registerStudy(program: Command): void {
     .action(async (id: string, opts: { out: string; dataDir: string }) => withStore(opts.dataDir, async (store) => {
       const report = await studyReport(store, await existingStudy(store, id));
       mkdirSync(opts.out, { recursive: true });
-      writeAtomic(join(opts.out, 'key.jsonl'), answerKeyLines(report.items));
+      await writeTextAtomically(join(opts.out, 'key.jsonl'), answerKeyLines(report.items));
       const files = exportNames(report.raters);
-      report.raters.forEach((rater, i) => writeAtomic(join(opts.out, files[i]!), answerFileLines(report.items, rater)));
+      for (const [i, rater] of report.raters.entries()) await writeTextAtomically(join(opts.out, files[i]!), answerFileLines(report.items, rater));
       process.stdout.write(`${report.raters.length + 1} file(s) in ${opts.out}: key.jsonl, ${files.join(', ')}\nCompare: cxrbench agreement ${join(opts.out, '*-*.jsonl')} --gold ${join(opts.out, 'key.jsonl')}\n`);
     }));
 }

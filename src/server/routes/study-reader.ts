@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CxrError } from '../../core/errors.js';
@@ -7,7 +7,7 @@ import { storedImage } from '../../store/images.js';
 import { readerAnswers, saveAnswer, submitAnswers } from '../../store/study-answers.js';
 import { readerByToken, type StudyReader } from '../../store/study-readers.js';
 import { studyHasImage, studyItems, viewsOf, type Study, type StudyItem } from '../../store/studies.js';
-import { viewerOf } from '../auth.js';
+import { sameToken, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { resolveReader, setReaderCookie } from '../study-access.js';
 import { sendRawPixels } from '../viewer/raw-pixels.js';
@@ -22,12 +22,6 @@ function page(reply: FastifyReply, request: FastifyRequest, title: string, body:
   return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body, { people: true }));
 }
 
-function sameSecret(a: unknown, b: string): boolean {
-  if (typeof a !== 'string') return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** An autosave from the reader's page. */
 const SaveBody = z.object({
@@ -106,7 +100,7 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     if (!found) return reply;
     const { study, reader } = found;
     const form = request.body ?? {};
-    if (!sameSecret(form._csrf, reader.csrf)) return page(reply, request, 'Forbidden', html`<p class="problems" role="alert">The form expired (CSRF check failed); open the case again.</p>`, 403);
+    if (!sameToken(form._csrf, reader.csrf)) return page(reply, request, 'Forbidden', html`<p class="problems" role="alert">The form expired (CSRF check failed); open the case again.</p>`, 403);
     const { order, answers } = await readerState(ctx, reader, study);
     const k = Number(request.params.k);
     if (!Number.isInteger(k) || k < 1 || k > order.length) return page(reply, request, 'Not found', html`<h1>No such case</h1>`, 404);
@@ -134,7 +128,7 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
   app.post<{ Params: Params }>('/read/:id/api/save', async (request, reply) => {
     const found = await readerOf(request, reply, true);
     if (!found) return reply;
-    if (!sameSecret(request.headers['x-csrf-token'], found.reader.csrf)) return reply.code(403).send({ error: 'csrf', message: 'the page is out of date (CSRF check failed): reload it' });
+    if (!sameToken(request.headers['x-csrf-token'], found.reader.csrf)) return reply.code(403).send({ error: 'csrf', message: 'the page is out of date (CSRF check failed): reload it' });
     const body = SaveBody.safeParse(request.body);
     if (!body.success) return reply.code(400).send({ error: 'bad-request', message: body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') });
     try {
@@ -157,7 +151,7 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
   app.post<{ Params: Params; Body: Record<string, string | undefined> }>('/read/:id/submit', async (request, reply) => {
     const found = await readerOf(request, reply);
     if (!found) return reply;
-    if (!sameSecret(request.body?._csrf, found.reader.csrf)) return page(reply, request, 'Forbidden', html`<p class="problems" role="alert">The form expired (CSRF check failed); open the page again.</p>`, 403);
+    if (!sameToken(request.body?._csrf, found.reader.csrf)) return page(reply, request, 'Forbidden', html`<p class="problems" role="alert">The form expired (CSRF check failed); open the page again.</p>`, 403);
     try {
       await submitAnswers(ctx.store, found.reader);
     } catch (error) {
