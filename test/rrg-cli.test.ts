@@ -54,14 +54,54 @@ test('rrg score: BLEU-2 and ROUGE-L here; model metrics through the scoring serv
 });
 
 test('rrg score without a scoring service: the model metrics say "not computed" and how to enable them, never a number', async () => {
-  const run = await runCli(['rrg', 'score', '--pred', rexrankFile(STUDIES), '--metrics', 'bleu,bertscore,radcliq-v1,ratescore']);
+  const run = await runCli(['rrg', 'score', '--pred', rexrankFile(STUDIES), '--metrics', 'bleu,bertscore,radcliq-v1,fineradscore']);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^bleu\s+0\.\d{4}\s+0\.\d{4}–\d\.\d{4}\s+3$/m);
   assert.match(run.stdout, /^bertscore\s+not computed/m);
   assert.match(run.stdout, /bertscore: not computed: BERTScore needs distilroberta-base token embeddings — give a scoring service with --service <url>/);
   assert.match(run.stdout, /radcliq_v1: not computed: RadCliQ-v1 combines RadGraph, BERTScore, SembScore and BLEU; missing radgraph, bertscore, sembscore/);
-  assert.match(run.stdout, /ratescore: not computed: RaTEScore is not implemented in cxrbench yet/);
+  assert.match(run.stdout, /fineradscore: not computed: FineRadScore's report score is not defined in its authors' code/);
   assert.match(run.stdout, /1 study has an empty or missing prediction, scored as an empty report: s3/);
+});
+
+test('rrg score --metrics ratescore through the scoring service: entities and embeddings from /ratescore, RaTEScore worked out by hand', async () => {
+  const file = rexrankFile({
+    same: { model_prediction: 'Cardiomegaly with edema.', section_findings: 'Cardiomegaly with edema.' },
+    // the fake service's entities: cardiomegaly (ABNORMALITY) and normal (NON-ABNORMALITY) against normal alone
+    negated: { model_prediction: 'Normal.', section_findings: 'Cardiomegaly. Normal.' },
+    disjoint: { model_prediction: 'Small left pleural effusion.', section_findings: 'Large right pneumothorax.' },
+    empty: { model_prediction: 'Heart size is stable.', section_findings: 'Mild edema.' },
+  });
+  const run = await runCli(['rrg', 'score', '--pred', file, '--track', 'findings', '--metrics', 'ratescore,fineradscore', '--service', base, '--format', 'json']);
+  assert.equal(run.code, 0, run.stderr);
+  const out = JSON.parse(run.stdout) as { metrics: Record<string, { mean: number; n: number }>; studies: Record<string, number | string>[]; not_computed: Record<string, string> };
+  const s = Object.fromEntries(out.studies.map((x) => [x.id, x.ratescore]));
+  assert.equal(s.same, 1);
+  // reference → prediction: cardiomegaly's best match is "normal" with cosine 0 (weight abnormality_non-abnormality
+  // 0.5431049700217344, penalised to nothing); normal matches itself (weight non-abnormality_non-abnormality).
+  const wNon = 0.0009357166071730684;
+  const p1 = (0 + 1 * wNon) / (0.5431049700217344 + wNon);
+  // prediction → reference: normal matches itself: 1.
+  assert.ok(Math.abs((s.negated as number) - (2 * p1 * 1) / (p1 + 1)) < 1e-15);
+  assert.equal(s.disjoint, 0, 'one-hot embeddings of different words: cosine 0 both ways');
+  assert.equal(s.empty, 0.5, 'no entity in the prediction: RaTEScore gives 0.5');
+  assert.ok(Math.abs(out.metrics.ratescore!.mean - (1 + (s.negated as number) + 0 + 0.5) / 4) < 1e-15);
+  assert.deepEqual(Object.keys(out.metrics), ['ratescore']);
+  assert.match(out.not_computed.fineradscore!, /^not computed: FineRadScore's report score is not defined in its authors' code \(rajpurkarlab\/FineRadScore/);
+  assert.deepEqual(service.calls.filter((c) => c.includes('ratescore')).sort(), ['/ratescore', '/ratescore']);
+});
+
+test('rrg score ratescore: a service without /ratescore leaves it "not computed" (the rest still scored); a reply of the wrong shape is refused', async () => {
+  const file = rexrankFile(STUDIES);
+  const old = await runCli(['rrg', 'score', '--pred', file, '--metrics', 'bleu,ratescore', '--service', `${base}/old`]);
+  assert.equal(old.code, 0, old.stderr);
+  assert.match(old.stdout, /^bleu\s+0\.\d{4}/m);
+  assert.match(old.stdout, /ratescore: not computed: scoring service .*\/old\/ratescore: HTTP 404 — the service does not run this model; RaTEScore needs a service with \/ratescore, or --onnx-ratescore-ner and --onnx-ratescore-encoder/);
+  const none = await runCli(['rrg', 'score', '--pred', file, '--metrics', 'ratescore']);
+  assert.match(none.stdout, /ratescore: not computed: RaTEScore needs the RaTE-NER model and BioLORD entity embeddings — give a scoring service with --service <url>, or model folders with --onnx-ratescore-ner and --onnx-ratescore-encoder/);
+  const broken = await runCli(['rrg', 'score', '--pred', file, '--metrics', 'ratescore', '--service', `${base}/broken`]);
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /scoring service .*\/broken\/ratescore: the reply is not in the documented shape \(entities\.0\.0\.type: /);
 });
 
 test('rrg score: the findings+impression reference is ReXrank\'s "Findings: … Impression: …" with None for a missing section', async () => {

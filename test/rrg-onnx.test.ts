@@ -10,7 +10,7 @@ import { OnnxBackend } from '../src/rrg/onnx-backend.js';
 import { scoreReports } from '../src/rrg/score-reports.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/records.js';
-import { ROBERTA_VOCAB, row, TABLE, VOCAB, writeTinyModelFolder } from './helpers/tiny-onnx.js';
+import { clsVector, closingOnnxBackends, ROBERTA_VOCAB, row, TABLE, VOCAB, writeTinyModelFolder } from './helpers/tiny-onnx.js';
 
 /**
  * The ONNX backend on networks built by test/helpers/tiny-onnx.ts, run by the real onnxruntime-node: a token's
@@ -19,23 +19,11 @@ import { ROBERTA_VOCAB, row, TABLE, VOCAB, writeTinyModelFolder } from './helper
  */
 type Token = (typeof VOCAB)[number];
 const rows = (tokens: Token[]) => tokens.map(row);
-const id = (t: Token) => VOCAB.indexOf(t);
-/** The contextual network's [CLS] vector of a text whose content tokens are `tokens`: row([CLS]) + Σ rows of [CLS] tokens [SEP]. */
-const clsVector = (tokens: Token[]) => {
-  const all = ['[CLS]', ...tokens, '[SEP]'] as Token[];
-  return row('[CLS]').map((x, d) => x + all.reduce((s, t) => s + TABLE[id(t)]![d]!, 0));
-};
 
 const dir = tempDir();
 const plain = writeTinyModelFolder(dir, 'bertscore');
 const contextual = writeTinyModelFolder(dir, 'chexbert', { kind: 'contextual' });
-const backends: OnnxBackend[] = [];
-const backend = (options: ConstructorParameters<typeof OnnxBackend>[0]) => {
-  const b = new OnnxBackend(options);
-  backends.push(b);
-  return b;
-};
-after(() => Promise.all(backends.map((b) => b.close())));
+const backend = closingOnnxBackends();
 
 const TEXTS: { text: string; tokens: Token[] }[] = [
   { text: 'No pleural effusions.', tokens: ['no', 'pleural', 'effusion', '##s', '.'] },

@@ -1,5 +1,8 @@
+import { CxrError } from '../core/errors.js';
 import { checkModelFolder, type ModelFolder } from './onnx/model-folder.js';
+import { onnxRatescoreEntities, RATESCORE_ENTITY_MAX_LENGTH, RATESCORE_NER_MAX_LENGTH, readNerLabels } from './onnx/ratescore-models.js';
 import { OnnxTextEncoder, type TextStates } from './onnx/text-encoder.js';
+import type { RateEntity } from './ratescore.js';
 import type { ModelMetricBackend } from './scoring-service.js';
 
 /** Where the networks are: a folder per metric, each as Hugging Face exports a model to ONNX (docs/rrg.md). */
@@ -8,31 +11,41 @@ export interface OnnxBackendOptions {
   bertscore?: string;
   /** CheXbert's BERT encoder for SembScore. */
   chexbert?: string;
+  /** RaTEScore's token classifier (RaTE-NER, a DeBERTa), with its config.json naming the labels. Needs `ratescoreEncoder`. */
+  ratescoreNer?: string;
+  /** RaTEScore's entity encoder (BioLORD-2023-C). Needs `ratescoreNer`. */
+  ratescoreEncoder?: string;
   /** Texts per forward pass (default 32). */
   batchSize?: number;
 }
 
 /**
  * The model metrics' networks run here, from local ONNX exports, with onnxruntime-node on the CPU: BERTScore's
- * token embeddings and SembScore's CheXbert [CLS] embeddings. A metric is provided only when its folder is given.
+ * token embeddings, SembScore's CheXbert [CLS] embeddings, and RaTEScore's entities (RaTE-NER, then the entity
+ * encoder's [CLS] vectors). A metric is provided only when its folders are given.
  * The folders' files are checked at once; a network and its tokenizer load on the first call that needs them.
  */
 export class OnnxBackend implements ModelMetricBackend {
   readonly name: string;
   readonly tokenEmbeddings?: (texts: string[]) => Promise<number[][][]>;
   readonly reportEmbeddings?: (texts: string[]) => Promise<number[][]>;
+  readonly ratescoreEntities?: (texts: string[]) => Promise<RateEntity[][]>;
   private readonly loaded: Promise<OnnxTextEncoder>[] = [];
 
   constructor(options: OnnxBackendOptions) {
     const batchSize = options.batchSize ?? 32;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`OnnxBackend: batchSize ${batchSize} is not a positive whole number`);
-    const lazy = (folder: ModelFolder) => {
+    const load = (folder: ModelFolder, maxLength?: number) => {
       let encoder: Promise<OnnxTextEncoder> | undefined;
-      return (texts: readonly string[]): Promise<TextStates[]> => {
-        // One load shared by concurrent calls (references and predictions are embedded at the same time).
-        if (!encoder) this.loaded.push((encoder = OnnxTextEncoder.load(folder)));
-        return encoder.then((e) => e.run(texts, batchSize));
+      // One load shared by concurrent calls (references and predictions are embedded at the same time).
+      return (): Promise<OnnxTextEncoder> => {
+        if (!encoder) this.loaded.push((encoder = OnnxTextEncoder.load(folder, maxLength)));
+        return encoder;
       };
+    };
+    const lazy = (folder: ModelFolder) => {
+      const encoder = load(folder);
+      return async (texts: readonly string[]): Promise<TextStates[]> => (await encoder()).run(texts, batchSize);
     };
     const parts: string[] = [];
     if (options.bertscore !== undefined) {
@@ -46,7 +59,21 @@ export class OnnxBackend implements ModelMetricBackend {
       // CheXbert's report embedding is the final layer's vector at [CLS], the first position.
       this.reportEmbeddings = async (texts) => (await run(texts)).map((t) => Array.from(t.states.subarray(0, t.hidden)));
     }
-    if (parts.length === 0) throw new Error('OnnxBackend: give at least one model folder (bertscore or chexbert)');
+    if ((options.ratescoreNer === undefined) !== (options.ratescoreEncoder === undefined)) {
+      throw new CxrError('bad-option', `RaTEScore needs both ONNX model folders: ${options.ratescoreNer === undefined ? '--onnx-ratescore-ner (the RaTE-NER token classifier)' : '--onnx-ratescore-encoder (the BioLORD entity encoder)'} is missing (docs/rrg.md)`);
+    }
+    if (options.ratescoreNer !== undefined && options.ratescoreEncoder !== undefined) {
+      const nerFolder = checkModelFolder(options.ratescoreNer, 'RaTEScore NER', ['config.json']);
+      const ner = load(nerFolder, RATESCORE_NER_MAX_LENGTH);
+      const encoder = load(checkModelFolder(options.ratescoreEncoder, 'RaTEScore entity encoder'), RATESCORE_ENTITY_MAX_LENGTH);
+      let labels: string[] | undefined;
+      parts.push(`ratescore ${options.ratescoreNer} + ${options.ratescoreEncoder}`);
+      this.ratescoreEntities = async (texts) => {
+        labels ??= readNerLabels(nerFolder);
+        return onnxRatescoreEntities(texts, { model: await ner(), labels, folder: nerFolder }, await encoder(), batchSize);
+      };
+    }
+    if (parts.length === 0) throw new Error('OnnxBackend: give at least one model folder (bertscore, chexbert, or ratescoreNer with ratescoreEncoder)');
     this.name = `onnx (${parts.join(', ')})`;
   }
 

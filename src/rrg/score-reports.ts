@@ -3,18 +3,25 @@ import { quantile } from '../score/intervals.js';
 import { sentenceBleu } from './bleu.js';
 import { bertScoreF1, greenScore, radGraphCombined, sembScore } from './model-metrics.js';
 import { radcliqV1, rankingValue } from './radcliq.js';
+import { rateScore } from './ratescore.js';
 import type { ReportPair } from './report-pairs.js';
 import { rougeL } from './rouge-l.js';
-import type { ModelMetricBackend } from './scoring-service.js';
+import { ServiceLacksModel, type ModelMetricBackend } from './scoring-service.js';
 import { rexrankTokens, rougeTokens } from './tokenize.js';
 
 /** Metrics computed here from the text alone. */
 export const TEXT_METRICS = ['bleu', 'rouge_l'] as const;
-/** Metrics whose network runs elsewhere (a scoring service); their arithmetic is here. */
-export const MODEL_METRICS = ['bertscore', 'sembscore', 'radgraph', 'green'] as const;
-/** ReXrank columns cxrbench does not compute yet: always "not computed", with why. */
-export const UNSUPPORTED_METRICS = { ratescore: 'RaTEScore is not implemented in cxrbench yet', fineradscore: 'FineRadScore is not implemented in cxrbench yet' } as const;
-export const METRICS = [...TEXT_METRICS, ...MODEL_METRICS, 'radcliq_v1', 'ratescore', 'fineradscore'] as const;
+/** Metrics whose network runs elsewhere (a scoring service or a local ONNX model); their arithmetic is here. */
+export const MODEL_METRICS = ['bertscore', 'sembscore', 'radgraph', 'green', 'ratescore'] as const;
+/**
+ * ReXrank columns cxrbench cannot compute: always "not computed", with why. FineRadScore's authors publish the
+ * judge's per-line output (rajpurkarlab/FineRadScore) but not the numbers given to its severity categories nor how a
+ * report's lines make its score, and cxrbench does not guess them (docs/rrg.md).
+ */
+export const UNSUPPORTED_METRICS = {
+  fineradscore: "FineRadScore's report score is not defined in its authors' code (rajpurkarlab/FineRadScore gives each corrected line one of four clinical-severity categories, but not the numbers for them nor how a report's lines combine), so cxrbench does not compute it (docs/rrg.md)",
+} as const;
+export const METRICS = [...TEXT_METRICS, ...MODEL_METRICS, 'radcliq_v1', 'fineradscore'] as const;
 export type MetricName = (typeof METRICS)[number];
 
 /** A metric's mean over studies with a percentile bootstrap 95% interval (studies resampled), and n. */
@@ -58,7 +65,7 @@ function bootstrap(values: readonly number[][], resamples: number, seed: number)
 }
 
 /**
- * Scores report pairs: BLEU-2 (ReXrank's tokens) and ROUGE-L here; BERTScore, SembScore, RadGraph and GREEN from a
+ * Scores report pairs: BLEU-2 (ReXrank's tokens) and ROUGE-L here; BERTScore, SembScore, RadGraph, GREEN and RaTEScore from a
  * backend's model outputs (arithmetic here); RadCliQ-v1 per study when its four inputs are there. Every metric is
  * the mean of per-study values with a seeded bootstrap interval over studies.
  */
@@ -98,6 +105,18 @@ export async function scoreReports(pairs: readonly ReportPair[], options: { metr
       const counts = await backend.greenCounts(pairs.map((p) => ({ reference: p.reference, candidate: p.prediction })));
       perStudy.set('green', counts.map(greenScore));
     } else notComputed.green = `not computed: GREEN needs its 7B judge — ${HOW_TO_ENABLE}`;
+  }
+  if (want.has('ratescore')) {
+    if (backend?.ratescoreEntities) {
+      try {
+        const [r, c] = await Promise.all([backend.ratescoreEntities(refs), backend.ratescoreEntities(preds)]);
+        perStudy.set('ratescore', pairs.map((_, i) => rateScore(r[i]!, c[i]!)));
+      } catch (error) {
+        // A service written before /ratescore was in the protocol: the other metrics still count.
+        if (!(error instanceof ServiceLacksModel)) throw error;
+        notComputed.ratescore = `not computed: ${error.message}; RaTEScore needs a service with /ratescore, or --onnx-ratescore-ner and --onnx-ratescore-encoder (docs/rrg.md)`;
+      }
+    } else notComputed.ratescore = 'not computed: RaTEScore needs the RaTE-NER model and BioLORD entity embeddings — give a scoring service with --service <url>, or model folders with --onnx-ratescore-ner and --onnx-ratescore-encoder (docs/rrg.md)';
   }
   if (want.has('radcliq_v1')) {
     const inputs = ['radgraph', 'bertscore', 'sembscore', 'bleu'] as const;

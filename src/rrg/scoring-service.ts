@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RadGraph } from './model-metrics.js';
+import { RATESCORE_TYPES, type RateEntity } from './ratescore.js';
 
 /**
  * The model side of the model-based metrics behind one interface: a backend gives what the network computes,
@@ -16,7 +17,12 @@ export interface ModelMetricBackend {
   radGraphs?(texts: string[]): Promise<RadGraph[]>;
   /** GREEN's counts for each (reference, candidate) pair. */
   greenCounts?(pairs: { reference: string; candidate: string }[]): Promise<{ matched: number; significantErrors: number }[]>;
+  /** RaTEScore's entities of each text: RaTE-NER's entities (text, type) with their BioLORD [CLS] embeddings. */
+  ratescoreEntities?(texts: string[]): Promise<RateEntity[][]>;
 }
+
+/** A service answered 404 for a model: it does not run that network (older services have no /ratescore). */
+export class ServiceLacksModel extends Error {}
 
 const Vector = z.array(z.number().finite());
 const Schemas = {
@@ -24,6 +30,14 @@ const Schemas = {
   chexbert: z.object({ embeddings: z.array(Vector) }),
   radgraph: z.object({ graphs: z.array(z.object({ entities: z.array(z.object({ text: z.string(), label: z.string() })), relations: z.array(z.object({ source: z.number().int().min(0), target: z.number().int().min(0), type: z.string() })) })) }),
   green: z.object({ counts: z.array(z.object({ matched: z.number().int().min(0), significant_errors: z.number().int().min(0) })) }),
+  ratescore: z.object({
+    entities: z.array(z.array(z.object({
+      text: z.string(),
+      // RaTE-NER's label without its B-/I- prefix, in any case ("abnormality", "NON-DISEASE").
+      type: z.string().transform((t) => t.toUpperCase()).pipe(z.enum(RATESCORE_TYPES)),
+      embedding: Vector.min(1),
+    }))),
+  }).refine((r) => new Set(r.entities.flat().map((e) => e.embedding.length)).size <= 1, { message: 'every entity embedding must have the same length', path: ['entities'] }),
 };
 
 /**
@@ -45,6 +59,7 @@ export class HttpScoringService implements ModelMetricBackend {
     } catch (error) {
       throw new Error(`scoring service ${url}: ${(error as Error).message}`);
     }
+    if (response.status === 404) throw new ServiceLacksModel(`scoring service ${url}: HTTP 404 — the service does not run this model`);
     if (!response.ok) throw new Error(`scoring service ${url}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
     const parsed = Schemas[path].safeParse(await response.json().catch(() => null));
     if (!parsed.success) throw new Error(`scoring service ${url}: the reply is not in the documented shape (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
@@ -67,5 +82,9 @@ export class HttpScoringService implements ModelMetricBackend {
 
   greenCounts(pairs: { reference: string; candidate: string }[]): Promise<{ matched: number; significantErrors: number }[]> {
     return this.post('green', { pairs }, pairs.length, (r: z.infer<typeof Schemas.green>) => r.counts.map((c) => ({ matched: c.matched, significantErrors: c.significant_errors })));
+  }
+
+  ratescoreEntities(texts: string[]): Promise<RateEntity[][]> {
+    return this.post('ratescore', { texts }, texts.length, (r: z.infer<typeof Schemas.ratescore>) => r.entities);
   }
 }

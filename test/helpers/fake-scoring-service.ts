@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A stand-in scoring service speaking the documented protocol (docs/rrg.md), with a toy "model": a token's
  * embedding is a one-hot vector of its hash (so BERTScore matches equal tokens), a report's CheXbert embedding is
  * its bag of words, RadGraph entities are the words of a small lexicon, GREEN counts shared and missed lexicon
- * words. `/broken/*` answers in the wrong shape.
+ * words, RaTEScore's entities are the lexicon words ("normal" a NON-ABNORMALITY, the others ABNORMALITY) with their
+ * one-hot embedding. `/broken/*` answers in the wrong shape; any other path is a 404, as a service without that model.
  */
 export const LEXICON = ['effusion', 'pneumothorax', 'cardiomegaly', 'consolidation', 'edema', 'normal'];
 const DIM = 64;
@@ -25,7 +26,9 @@ export async function startFakeScoringService(): Promise<{ url: string; calls: s
         : req.url === '/chexbert' ? { embeddings: input.texts!.map((t) => Array.from({ length: DIM }, (_, i) => words(t).filter((w) => hash(w) === i).length)) }
         : req.url === '/radgraph' ? { graphs: input.texts!.map((t) => ({ entities: words(t).filter((w) => LEXICON.includes(w)).map((w) => ({ text: w, label: 'OBS-DP' })), relations: [] })) }
         : req.url === '/green' ? { counts: input.pairs!.map((p) => ({ matched: words(p.candidate).filter((w) => LEXICON.includes(w) && words(p.reference).includes(w)).length, significant_errors: words(p.reference).filter((w) => LEXICON.includes(w) && !words(p.candidate).includes(w)).length })) }
-        : req.url === '/broken/bertscore' ? { embeddings: 'nope' } : null;
+        : req.url === '/ratescore' ? { entities: input.texts!.map((t) => words(t).filter((w) => LEXICON.includes(w)).map((w) => ({ text: w, type: w === 'normal' ? 'non-abnormality' : 'ABNORMALITY', embedding: oneHot(w) }))) }
+        : req.url === '/broken/bertscore' ? { embeddings: 'nope' }
+        : req.url === '/broken/ratescore' ? { entities: input.texts!.map(() => [{ text: 'effusion', type: 'finding', embedding: [1] }]) } : null;
       res.writeHead(reply ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(reply ?? { error: 'no such model' }));
     });
   });

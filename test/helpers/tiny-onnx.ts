@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import protobuf from 'protobufjs';
+import { OnnxBackend } from '../../src/rrg/onnx-backend.js';
 
 /**
  * Builds, at test time, a model folder laid out as Hugging Face exports one (model.onnx, tokenizer.json,
@@ -53,6 +55,23 @@ export function row(token: (typeof VOCAB)[number]): number[] {
   return TABLE[VOCAB.indexOf(token)]!;
 }
 
+/** The "contextual" network's [CLS] vector of a text whose content tokens are `tokens`: row([CLS]) + Σ rows of [CLS] tokens [SEP] (token types 0). */
+export function clsVector(tokens: readonly (typeof VOCAB)[number][]): number[] {
+  const all = ['[CLS]', ...tokens, '[SEP]'] as const;
+  return row('[CLS]').map((x, d) => x + all.reduce((s, t) => s + TABLE[VOCAB.indexOf(t)]![d]!, 0));
+}
+
+/** Makes ONNX backends for a test file; every one made is closed after the file's tests. */
+export function closingOnnxBackends(): (options: ConstructorParameters<typeof OnnxBackend>[0]) => OnnxBackend {
+  const made: OnnxBackend[] = [];
+  after(() => Promise.all(made.map((b) => b.close())));
+  return (options) => {
+    const b = new OnnxBackend(options);
+    made.push(b);
+    return b;
+  };
+}
+
 const valueInfo = (name: string, elemType: number, dims: (number | string)[]) => ({
   name,
   type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } },
@@ -60,21 +79,33 @@ const valueInfo = (name: string, elemType: number, dims: (number | string)[]) =>
 const node = (opType: string, input: string[], output: string[], attribute: { name: string; i: number; type: number }[] = []) => ({ opType, input, output, name: `${opType}_${output[0]}`, attribute });
 
 /**
- * The ONNX bytes of the tiny network. `plain`: last_hidden_state = table[input_ids] · attention_mask, so a token's
+ * A token classifier over VOCAB: the label names by output index (config.json's id2label) and the label of each
+ * token (O when not listed). Its logits are one-hot rows, so each token's label is its listed one, whatever the context.
+ */
+export interface TinyClassifier {
+  labels: string[];
+  labelOf: Partial<Record<(typeof VOCAB)[number], string>>;
+}
+
+/**
+ * The ONNX bytes of the tiny network. With `classifier`, a plain network whose table is the classifier's one-hot
+ * label rows and whose one output is `logits` [batch, sequence, labels], as a token-classification export names it. `plain`: last_hidden_state = table[input_ids] · attention_mask, so a token's
  * vector is its row (a BERTScore model without context). `contextual`: every real position also gets the sum of the
  * real rows of its text and the token type id (row + Σ rows + type), so the [CLS] vector depends on the whole text
  * (a CheXbert stand-in); it takes token_type_ids as BERT does, and lists a `pooler_output` [batch, DIM] before
  * last_hidden_state, so a backend that took the first output would get the wrong tensor.
  */
-export function tinyOnnxModel(kind: 'plain' | 'contextual'): Uint8Array {
+export function tinyOnnxModel(kind: 'plain' | 'contextual', classifier?: TinyClassifier): Uint8Array {
+  const table = classifier ? VOCAB.map((t) => classifier.labels.map((l) => (l === (classifier.labelOf[t] ?? 'O') ? 1 : 0))) : TABLE;
+  const width = table[0]!.length;
   const inputs = [valueInfo('input_ids', INT64, ['batch', 'sequence']), valueInfo('attention_mask', INT64, ['batch', 'sequence'])];
   const nodes = [
     node('Gather', ['table', 'input_ids'], ['rows']),
     node('Cast', ['attention_mask'], ['mask'], [{ name: 'to', i: FLOAT, type: ATTRIBUTE_INT }]),
     node('Unsqueeze', ['mask', 'last_axis'], ['mask3']),
   ];
-  let outputs = [valueInfo('last_hidden_state', FLOAT, ['batch', 'sequence', DIM])];
-  if (kind === 'plain') nodes.push(node('Mul', ['rows', 'mask3'], ['last_hidden_state']));
+  let outputs = [valueInfo(classifier ? 'logits' : 'last_hidden_state', FLOAT, ['batch', 'sequence', width])];
+  if (kind === 'plain') nodes.push(node('Mul', ['rows', 'mask3'], [outputs[0]!.name]));
   else {
     inputs.push(valueInfo('token_type_ids', INT64, ['batch', 'sequence']));
     nodes.push(
@@ -99,7 +130,7 @@ export function tinyOnnxModel(kind: 'plain' | 'contextual'): Uint8Array {
       input: inputs,
       output: outputs,
       initializer: [
-        { name: 'table', dataType: FLOAT, dims: [VOCAB.length, DIM], floatData: TABLE.flat() },
+        { name: 'table', dataType: FLOAT, dims: [VOCAB.length, width], floatData: table.flat() },
         { name: 'last_axis', dataType: INT64, dims: [1], int64Data: [-1] },
         ...(kind === 'contextual' ? [{ name: 'sequence_axis', dataType: INT64, dims: [1], int64Data: [1] }] : []),
       ],
@@ -163,13 +194,15 @@ export function tinyRobertaTokenizerJson(): unknown {
 
 /**
  * Writes a model folder under `parent` and returns its path. `omit` leaves files out (to test the error naming
- * them); `modelMaxLength` is tokenizer_config.json's limit (positions, special tokens included).
+ * them); `modelMaxLength` is tokenizer_config.json's limit (positions, special tokens included); `classifier` makes
+ * it a token classifier with its config.json.
  */
-export function writeTinyModelFolder(parent: string, name: string, options: { kind?: 'plain' | 'contextual'; tokenizer?: 'bert' | 'roberta'; omit?: string[]; modelMaxLength?: number } = {}): string {
+export function writeTinyModelFolder(parent: string, name: string, options: { kind?: 'plain' | 'contextual'; tokenizer?: 'bert' | 'roberta'; omit?: string[]; modelMaxLength?: number; classifier?: TinyClassifier } = {}): string {
   const dir = join(parent, name);
   mkdirSync(dir, { recursive: true });
   const files: Record<string, string | Uint8Array> = {
-    'model.onnx': tinyOnnxModel(options.kind ?? 'plain'),
+    'model.onnx': tinyOnnxModel(options.classifier ? 'plain' : (options.kind ?? 'plain'), options.classifier),
+    ...(options.classifier ? { 'config.json': JSON.stringify({ architectures: ['DebertaV2ForTokenClassification'], id2label: Object.fromEntries(options.classifier.labels.map((l, i) => [String(i), l])) }, null, 2) } : {}),
     'tokenizer.json': JSON.stringify(options.tokenizer === 'roberta' ? tinyRobertaTokenizerJson() : tinyTokenizerJson(), null, 2),
     'tokenizer_config.json': JSON.stringify(options.tokenizer === 'roberta'
       ? { tokenizer_class: 'RobertaTokenizer', model_max_length: options.modelMaxLength ?? 512, bos_token: '<s>', eos_token: '</s>', cls_token: '<s>', sep_token: '</s>', pad_token: '<pad>', unk_token: '<unk>', add_prefix_space: false }

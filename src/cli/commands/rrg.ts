@@ -32,11 +32,15 @@ function onnxFolder(path: string | undefined, option: string): string | undefine
 }
 
 /** Each model metric from the ONNX backend when its folder is given, else from the scoring service, else none. */
-function backendOf(opts: { service?: string; onnxBertscore?: string; onnxChexbert?: string }): { backend: ModelMetricBackend | null; close: () => Promise<void> } {
+function backendOf(opts: { service?: string; onnxBertscore?: string; onnxChexbert?: string; onnxRatescoreNer?: string; onnxRatescoreEncoder?: string }): { backend: ModelMetricBackend | null; close: () => Promise<void> } {
   const service = opts.service ? new HttpScoringService(opts.service) : null;
-  const bertscore = onnxFolder(opts.onnxBertscore, '--onnx-bertscore');
-  const chexbert = onnxFolder(opts.onnxChexbert, '--onnx-chexbert');
-  const onnx = bertscore !== undefined || chexbert !== undefined ? new OnnxBackend({ bertscore, chexbert }) : null;
+  const folders = {
+    bertscore: onnxFolder(opts.onnxBertscore, '--onnx-bertscore'),
+    chexbert: onnxFolder(opts.onnxChexbert, '--onnx-chexbert'),
+    ratescoreNer: onnxFolder(opts.onnxRatescoreNer, '--onnx-ratescore-ner'),
+    ratescoreEncoder: onnxFolder(opts.onnxRatescoreEncoder, '--onnx-ratescore-encoder'),
+  };
+  const onnx = Object.values(folders).some((f) => f !== undefined) ? new OnnxBackend(folders) : null;
   const close = async () => onnx?.close();
   if (!onnx || !service) return { backend: onnx ?? service, close };
   return {
@@ -46,6 +50,7 @@ function backendOf(opts: { service?: string; onnxBertscore?: string; onnxChexber
       reportEmbeddings: onnx.reportEmbeddings ?? ((texts) => service.reportEmbeddings(texts)),
       radGraphs: (texts) => service.radGraphs(texts),
       greenCounts: (pairs) => service.greenCounts(pairs),
+      ratescoreEntities: onnx.ratescoreEntities ?? ((texts) => service.ratescoreEntities(texts)),
     },
     close,
   };
@@ -90,7 +95,7 @@ function tableOf(results: RrgResults, format: 'table' | 'md' | 'csv', asked: rea
 export function registerRrg(program: Command): void {
   const rrg = program.command('rrg').description('radiology report generation: ReXrank V1.0 metrics');
   rrg.command('score')
-    .description('score generated reports: BLEU-2 and ROUGE-L here; BERTScore, SembScore, RadGraph, GREEN through a scoring service (BERTScore and SembScore also from local ONNX models); RadCliQ-v1 from them')
+    .description('score generated reports: BLEU-2 and ROUGE-L here; BERTScore, SembScore, RadGraph, GREEN, RaTEScore through a scoring service (BERTScore, SembScore and RaTEScore also from local ONNX models); RadCliQ-v1 from them')
     .requiredOption('--pred <file>', "predictions: ReXrank's RRG JSON (keyed by study, with model_prediction and the reference sections) or JSONL {id, prediction, reference}")
     .option('--ref <file>', "references in a separate ReXrank JSON (then --pred needs only model_prediction; ids must match)")
     .option('--track <track>', 'findings | findings-impression (the reference text of the track)', 'findings-impression')
@@ -98,10 +103,12 @@ export function registerRrg(program: Command): void {
     .option('--service <url>', 'a scoring service for the model-based metrics (protocol in docs/rrg.md)')
     .option('--onnx-bertscore <dir>', 'BERTScore from a local ONNX export (model.onnx + tokenizer.json), run here on the CPU; wins over --service')
     .option('--onnx-chexbert <dir>', 'SembScore from a local ONNX export of CheXbert (model.onnx + tokenizer.json), run here on the CPU; wins over --service')
+    .option('--onnx-ratescore-ner <dir>', "RaTEScore's RaTE-NER token classifier as a local ONNX export (model.onnx + tokenizer.json + config.json); with --onnx-ratescore-encoder, wins over --service")
+    .option('--onnx-ratescore-encoder <dir>', "RaTEScore's entity encoder (BioLORD-2023-C) as a local ONNX export (model.onnx + tokenizer.json); with --onnx-ratescore-ner")
     .option('--resamples <n>', 'bootstrap resamples', wholeNumber('--resamples', 100, 100_000), 1000)
     .option('--seed <n>', 'bootstrap seed', wholeNumber('--seed', 0, 2 ** 31 - 1), 0)
     .option('--format <format>', 'table | md | csv | json', 'table')
-    .action(async (opts: { pred: string; ref?: string; track: string; metrics: string; service?: string; onnxBertscore?: string; onnxChexbert?: string; resamples: number; seed: number; format: string }) => {
+    .action(async (opts: { pred: string; ref?: string; track: string; metrics: string; service?: string; onnxBertscore?: string; onnxChexbert?: string; onnxRatescoreNer?: string; onnxRatescoreEncoder?: string; resamples: number; seed: number; format: string }) => {
       const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json'] as const);
       const track = parseFormat(opts.track, TRACKS, '--track');
       const metrics = parseMetrics(opts.metrics);

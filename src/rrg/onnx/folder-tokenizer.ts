@@ -23,6 +23,8 @@ export interface FolderTokenizer {
   encode(text: string): EncodedText;
   /** The id padded positions get (the attention mask hides them; RoBERTa also counts positions from it); null when the tokenizer names no pad token. */
   padId: number | null;
+  /** The text of a run of token ids, as the tokenizer's own decoder writes it (transformers' convert_tokens_to_string). */
+  decode(ids: readonly number[]): string;
 }
 
 const TokenizerJson = z.looseObject({
@@ -39,12 +41,13 @@ const NO_LIMIT = 1e9;
 const SENTINEL = '\uE000cxrbench-sequence\uE000';
 
 /**
- * Loads the folder's tokenizer.json (and tokenizer_config.json when present). The special tokens are the ones the
+ * Loads the folder's tokenizer.json (and tokenizer_config.json when present); `maxLength` caps the positions of a
+ * text below the folder's own limit, as a caller's `max_length` does in transformers. The special tokens are the ones the
  * tokenizer's own post-processor adds around a text — asked once by running it on a stand-in sequence — so
  * "special" means what the model's exporters meant, not a guess from token strings. Long texts are cut as
  * transformers cuts them: the text's tokens past model_max_length go, the special tokens stay.
  */
-export function loadFolderTokenizer(folder: ModelFolder): FolderTokenizer {
+export function loadFolderTokenizer(folder: ModelFolder, maxLength?: number): FolderTokenizer {
   const json = readFolderJson(folder, 'tokenizer.json');
   const config = readFolderJson(folder, 'tokenizer_config.json', true) ?? {};
   const fail = (what: string) => new CxrError('model-config', `${folder.label} ONNX model folder ${folder.dir}: ${what}`);
@@ -77,15 +80,16 @@ export function loadFolderTokenizer(folder: ModelFolder): FolderTokenizer {
     throw fail("tokenizer.json's post-processor does more than add special tokens around the text; cxrbench cannot tell its special tokens apart");
   }
 
-  const limits = [configSettings.data.model_max_length, settings.data.truncation?.max_length].filter((n): n is number => n !== undefined && n < NO_LIMIT);
-  const maxLength = limits.length > 0 ? Math.floor(Math.min(...limits)) : null;
-  const room = maxLength === null ? Infinity : maxLength - prefix.length - suffix.length;
-  if (room < 1) throw fail(`model_max_length ${maxLength} leaves no room for text beside ${prefix.length + suffix.length} special tokens`);
+  const limits = [configSettings.data.model_max_length, settings.data.truncation?.max_length, maxLength].filter((n): n is number => n !== undefined && n < NO_LIMIT);
+  const limit = limits.length > 0 ? Math.floor(Math.min(...limits)) : null;
+  const room = limit === null ? Infinity : limit - prefix.length - suffix.length;
+  if (room < 1) throw fail(`model_max_length ${limit} leaves no room for text beside ${prefix.length + suffix.length} special tokens`);
   const padToken = configSettings.data.pad_token;
   const padId = settings.data.padding?.pad_id ?? (padToken ? tokenizer.token_to_id(typeof padToken === 'string' ? padToken : padToken.content) ?? null : null);
 
   return {
     padId,
+    decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: false, clean_up_tokenization_spaces: false }),
     encode(text) {
       // bert-score and CheXbert both strip the text before tokenizing.
       const content = tokenizer.encode(text.trim(), { add_special_tokens: false }).ids.slice(0, room);

@@ -14,10 +14,10 @@ export interface ModelFolder {
 }
 
 /**
- * Checks that `dir` is a folder holding every required file, and says which are missing (all of them at once,
+ * Checks that `dir` is a folder holding every required file (and `alsoRequired`, e.g. a classifier's config.json), and says which are missing (all of them at once,
  * naming the folder) — cheap, so done when the backend is made, before any scoring; the model itself loads later.
  */
-export function checkModelFolder(dir: string, label: string): ModelFolder {
+export function checkModelFolder(dir: string, label: string, alsoRequired: readonly string[] = []): ModelFolder {
   let isFolder = false;
   try {
     isFolder = statSync(dir).isDirectory();
@@ -25,9 +25,10 @@ export function checkModelFolder(dir: string, label: string): ModelFolder {
     throw new CxrError('model-config', `${label} ONNX model folder ${dir}: no such folder`);
   }
   if (!isFolder) throw new CxrError('model-config', `${label} ONNX model folder ${dir}: not a folder`);
-  const missing = REQUIRED_FILES.filter((f) => !existsSync(join(dir, f)));
+  const required = [...REQUIRED_FILES, ...alsoRequired];
+  const missing = required.filter((f) => !existsSync(join(dir, f)));
   if (missing.length > 0) {
-    throw new CxrError('model-config', `${label} ONNX model folder ${dir} is missing ${missing.join(' and ')}: it needs ${REQUIRED_FILES.join(' and ')} (and ${OPTIONAL_FILES.join(', ')}) as Hugging Face exports them (docs/rrg.md)`);
+    throw new CxrError('model-config', `${label} ONNX model folder ${dir} is missing ${missing.join(' and ')}: it needs ${required.join(' and ')} (and ${OPTIONAL_FILES.join(', ')}) as Hugging Face exports them (docs/rrg.md)`);
   }
   return { dir, label };
 }

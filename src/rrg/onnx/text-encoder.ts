@@ -4,8 +4,9 @@ import { CxrError } from '../../core/errors.js';
 import { loadFolderTokenizer, type EncodedText, type FolderTokenizer } from './folder-tokenizer.js';
 import type { ModelFolder } from './model-folder.js';
 
-/** One text through the network: its tokens and the last hidden state, row-major [tokens × hidden]. */
+/** One text through the network: its tokens and the output at each, row-major [tokens × hidden] (hidden states, or a classifier's logits). */
 export interface TextStates {
+  ids: number[];
   special: boolean[];
   hidden: number;
   states: Float32Array;
@@ -27,9 +28,9 @@ export class OnnxTextEncoder {
     private readonly outputName: string,
   ) {}
 
-  /** Loads the tokenizer and the network of a checked folder. onnxruntime-node is imported here, so commands that never run a model never load its native library. */
-  static async load(folder: ModelFolder): Promise<OnnxTextEncoder> {
-    const tokenizer = loadFolderTokenizer(folder);
+  /** Loads the tokenizer (texts cut at `maxLength` positions when given) and the network of a checked folder. onnxruntime-node is imported here, so commands that never run a model never load its native library. */
+  static async load(folder: ModelFolder, maxLength?: number): Promise<OnnxTextEncoder> {
+    const tokenizer = loadFolderTokenizer(folder, maxLength);
     const path = join(folder.dir, 'model.onnx');
     const fail = (what: string) => new CxrError('model-config', `${folder.label} ONNX model ${path}: ${what}`);
     let ort: typeof import('onnxruntime-node');
@@ -51,8 +52,9 @@ export class OnnxTextEncoder {
     if (!session.inputNames.includes('input_ids') || unknown.length > 0) {
       throw fail(`its inputs are ${session.inputNames.join(', ')}; cxrbench gives input_ids, attention_mask and token_type_ids (export the encoder with those inputs)`);
     }
-    // Exports of Hugging Face models name the output last_hidden_state; another name is taken as the first output.
-    const outputName = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0];
+    // Exports of Hugging Face models name the output last_hidden_state (an encoder) or logits (a token classifier);
+    // another name is taken as the first output.
+    const outputName = ['last_hidden_state', 'logits'].find((n) => session.outputNames.includes(n)) ?? session.outputNames[0];
     if (outputName === undefined) throw fail('it has no outputs');
     return new OnnxTextEncoder(folder, tokenizer, session, (data, dims) => new ort.Tensor('int64', data, dims), outputName);
   }
@@ -102,7 +104,12 @@ export class OnnxTextEncoder {
     }
     const data = output.data as Float32Array;
     // Copies (not views) so each text's states outlive the batch's output buffer.
-    return batch.map((e, k) => ({ special: e.special, hidden, states: data.slice(k * width * hidden, (k * width + e.ids.length) * hidden) }));
+    return batch.map((e, k) => ({ ids: e.ids, special: e.special, hidden, states: data.slice(k * width * hidden, (k * width + e.ids.length) * hidden) }));
+  }
+
+  /** The text of a run of this model's token ids. */
+  decode(ids: readonly number[]): string {
+    return this.tokenizer.decode(ids);
   }
 
   /** Frees the native session. */
