@@ -22,7 +22,7 @@ export type ConvertResult = { ok: true; png: Uint8Array; entry: ManifestEntry } 
 /** Reads, decodes and renders one file. Writes nothing: the caller decides whether the output may be written. */
 export async function convertOne(job: ConvertJob): Promise<ConvertResult> {
   try {
-    const image = readDicom(new Uint8Array(await readFile(job.file)), job.file);
+    const image = readDicom(await readFile(job.file), job.file);
     const ids = pathIds(image, job.deidKey === null ? null : Buffer.from(job.deidKey, 'hex'));
     const rendered = await renderPng(image, job.render, job.file);
     const entry: ManifestEntry = {

@@ -1,6 +1,6 @@
 // dcmjs ships no type declarations: this declares only the part src/images/ uses (DicomMessage.readFile and its log).
 declare module 'dcmjs' {
-  /** One element of a dcmjs data set: its VR and its values (numbers, strings, ArrayBuffers or nested items). */
+  /** One element of a dcmjs data set: its VR and its values (numbers, strings, ArrayBuffers or byte views, or nested items). */
   interface DcmjsElement {
     vr: string;
     Value?: unknown[];
@@ -16,7 +16,7 @@ declare module 'dcmjs' {
   const dcmjs: {
     data: {
       DicomMessage: {
-        readFile(buffer: ArrayBuffer, options?: { ignoreErrors?: boolean; untilTag?: string | null; forceStoreRaw?: boolean }): DcmjsDataSet;
+        readFile(buffer: ArrayBuffer, options?: { ignoreErrors?: boolean; untilTag?: string | null; forceStoreRaw?: boolean; noCopy?: boolean }): DcmjsDataSet;
       };
     };
     log: DcmjsLogger;

@@ -27,6 +27,8 @@ export interface DicomImage {
   frames: number;
   /** Stored values, already masked to Bits Stored and sign-extended when Pixel Representation is 1. */
   pixels: Uint8Array | Uint16Array | Int32Array;
+  /** The lowest and highest stored value present. */
+  storedRange: { min: number; max: number };
 }
 
 /** A window centre and width, in modality units. */

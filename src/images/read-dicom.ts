@@ -37,7 +37,8 @@ function nums(dict: Record<string, DcmjsElement>, tag: string): number[] {
 
 /**
  * Reads one DICOM Part 10 file into a DicomImage, or throws a DicomRejection that says why not (not DICOM,
- * truncated, no pixel module, multi-frame, colour, a transfer syntax without a codec here).
+ * truncated, no pixel module, multi-frame, colour, a transfer syntax without a codec here). The bytes are taken
+ * over: the image's pixels may be a view into them, masked in place — pass a copy to keep the file's bytes.
  */
 export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   if (bytes.length < 132 || String.fromCharCode(...bytes.subarray(128, 132)) !== 'DICM') {
@@ -45,8 +46,11 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   }
   let dataSet;
   try {
-    const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    dataSet = dcmjs.data.DicomMessage.readFile(copy);
+    // dcmjs wants an ArrayBuffer of the file alone; a file read on its own usually is one, so no copy is made. With
+    // noCopy the element values are views into it rather than copies (a chest film's pixels are 10 MB).
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    const buffer = whole ? (bytes.buffer as ArrayBuffer) : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    dataSet = dcmjs.data.DicomMessage.readFile(buffer, { noCopy: true });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new DicomRejection(file, /offset|bounds|range|end of|length|allocated buffer/i.test(why) ? `truncated or damaged DICOM file (${why})` : `unreadable DICOM data set (${why})`);
@@ -74,10 +78,10 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   if (bitsStored < 1 || bitsStored > bitsAllocated) throw new DicomRejection(file, `Bits Stored ${bitsStored} does not fit Bits Allocated ${bitsAllocated}`);
   const pixelRepresentation = num(dict, '00280103') === 1 ? 1 : 0;
 
-  const fragments = (pixelElement.Value ?? []).filter((v): v is ArrayBuffer => v instanceof ArrayBuffer);
+  const fragments = pixelFragments(pixelElement.Value ?? []);
   let raw: Uint8Array;
   if (NATIVE.has(transferSyntaxUid)) {
-    raw = new Uint8Array(fragments[0] ?? new ArrayBuffer(0));
+    raw = fragments[0] ?? new Uint8Array(0);
     // Big endian OW holds 8-bit samples byte-swapped within each word (PS3.5 7.3 / A.2); dcmjs returns the bytes as stored.
     if (transferSyntaxUid === '1.2.840.10008.1.2.2' && bitsAllocated === 8 && pixelElement.vr === 'OW') raw = swapPairs(raw);
     if (transferSyntaxUid !== '1.2.840.10008.1.2.1.99' && pixelDataOverruns(bytes, raw.length, transferSyntaxUid)) {
@@ -130,7 +134,7 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
     hasModalityLutSequence: values(dict, '00283000').length > 0,
     hasVoiLutSequence: values(dict, '00283010').length > 0,
     frames,
-    pixels: storedValues(raw, rows * columns, bitsAllocated, bitsStored, pixelRepresentation, transferSyntaxUid === '1.2.840.10008.1.2.2'),
+    ...storedValues(raw, rows * columns, bitsAllocated, bitsStored, pixelRepresentation, transferSyntaxUid === '1.2.840.10008.1.2.2'),
   };
 }
 
@@ -169,30 +173,56 @@ function swapPairs(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
-function concat(parts: ArrayBuffer[]): Uint8Array {
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let at = 0;
   for (const p of parts) {
-    out.set(new Uint8Array(p), at);
+    out.set(p, at);
     at += p.byteLength;
   }
   return out;
 }
 
 /**
- * The stored values as numbers: bits above Bits Stored are masked off (they may hold overlays or noise) and,
- * for signed data, the top stored bit is sign-extended — reading the raw 16-bit word would be wrong for both.
+ * The Pixel Data value as byte views, in order. Read with noCopy, dcmjs gives native data as one view and
+ * encapsulated data as one entry per frame — a view, an ArrayBuffer, or a list of fragment views when a frame
+ * spans several fragments.
  */
-function storedValues(raw: Uint8Array, count: number, bitsAllocated: number, bitsStored: number, signed: 0 | 1, bigEndian: boolean): DicomImage['pixels'] {
+function pixelFragments(value: unknown[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  const add = (v: unknown) => {
+    if (v instanceof Uint8Array) out.push(v);
+    else if (v instanceof ArrayBuffer) out.push(new Uint8Array(v));
+    else if (Array.isArray(v)) v.forEach(add);
+  };
+  value.forEach(add);
+  return out;
+}
+
+/**
+ * The stored values as numbers, with their lowest and highest: bits above Bits Stored are masked off (they may
+ * hold overlays or noise) and, for signed data, the top stored bit is sign-extended — reading the raw 16-bit word
+ * would be wrong for both. The extremes come from the same pass because the render needs them and a second pass
+ * over a 5-megapixel film costs as much as this one.
+ */
+function storedValues(raw: Uint8Array, count: number, bitsAllocated: number, bitsStored: number, signed: 0 | 1, bigEndian: boolean): Pick<DicomImage, 'pixels' | 'storedRange'> {
   const mask = bitsStored >= 32 ? 0xffffffff : (1 << bitsStored) - 1;
   const signBit = 1 << (bitsStored - 1);
-  // The common case (unsigned 16-bit little endian on a little-endian machine): read the words as they lie, masked
-  // in a tight typed-array loop, instead of a DataView call per pixel.
+  let min = Infinity;
+  let max = -Infinity;
+  // The common case (unsigned 16-bit little endian on a little-endian machine): the words are masked where they
+  // lie, in the file's own buffer (readDicom takes the bytes over), in one typed-array pass — no 10 MB copy and no
+  // DataView call per pixel.
   if (!signed && bitsAllocated === 16 && !bigEndian && LITTLE_ENDIAN_MACHINE && raw.byteLength >= count * 2) {
     const words = raw.byteOffset % 2 === 0 ? new Uint16Array(raw.buffer, raw.byteOffset, count) : new Uint16Array(raw.slice(0, count * 2).buffer);
-    const out = new Uint16Array(count);
-    for (let i = 0; i < count; i++) out[i] = words[i]! & mask;
-    return out;
+    for (let i = 0; i < count; i++) {
+      const v = words[i]! & mask;
+      words[i] = v;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    return { pixels: words, storedRange: { min, max } };
   }
   const out = signed ? new Int32Array(count) : bitsAllocated === 8 ? new Uint8Array(count) : new Uint16Array(count);
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
@@ -201,6 +231,8 @@ function storedValues(raw: Uint8Array, count: number, bitsAllocated: number, bit
     v &= mask;
     if (signed && v & signBit) v -= 1 << bitsStored;
     out[i] = v;
+    if (v < min) min = v;
+    if (v > max) max = v;
   }
-  return out;
+  return { pixels: out, storedRange: { min, max } };
 }

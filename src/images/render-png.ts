@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { DicomRejection, type DicomImage } from './dicom-image.js';
-import { chooseVoi, isInverted, modalityLut, modalityRange, renderGrey, renderStoredThroughLut, storedExtent, type AppliedVoi, type WindowChoice } from './transforms.js';
+import { chooseVoi, isInverted, modalityLut, modalityRange, renderGrey, renderStoredThroughLut, type AppliedVoi, type WindowChoice } from './transforms.js';
 
 /**
  * The resampling kernel. Lanczos-3 is what PIL's `Image.LANCZOS` uses, the usual filter of the public CXR PNG
@@ -39,7 +39,7 @@ export async function renderPng(image: DicomImage, options: RenderOptions, file:
     throw new DicomRejection(file, 'its only VOI is a VOI LUT Sequence, which this version does not apply yet: pass --window none or <center>/<width>');
   }
   const inverted = isInverted(image);
-  const extent = storedExtent(image.pixels);
+  const extent = image.storedRange;
   let grey: Uint8Array | Uint16Array;
   let voi: AppliedVoi;
   if (Number.isFinite(extent.min) && extent.max - extent.min < 1 << 17) {
