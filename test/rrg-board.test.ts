@@ -75,6 +75,10 @@ for (const dialect of DIALECTS) {
       assert.ok(service.calls.includes('/bertscore') && service.calls.includes('/radgraph'));
       const after = await app.inject({ url: '/b/iu-findings' });
       assert.match(after.body, /BERTScore/);
+      assert.ok(service.calls.includes('/ratescore'), 'RaTEScore asked of the board\'s service');
+      const copy = ((await app.inject({ url: '/api/benchmarks/iu-findings/leaderboard' })).json() as { entries: { model: { name: string }; metrics: { metrics: Record<string, { mean: number }> } }[] }).entries.find((e) => e.model.name === 'CopyRRG');
+      assert.ok(copy?.metrics.metrics.ratescore, 'the entry stores RaTEScore');
+      assert.ok(after.body.includes(`<td class="num">${copy.metrics.metrics.ratescore.mean.toFixed(3)}<span class="ci">`), 'the RaTEScore column shows it with its interval');
       assert.match(after.body, /the two are not comparable, so rescore the older entries/, 'a board mixing the two rankings says so');
       const order = [...after.body.matchAll(/<a href="\/entries\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
       assert.deepEqual(order.slice(0, 2), ['CopyRRG', 'ToyRRG']);
