@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import sharp from 'sharp';
 import { test } from 'node:test';
 import { TASK_NAMES } from '../src/core/question.js';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
@@ -31,6 +32,14 @@ test('cli: demo validates the bundled dataset with its images, prints Table 1 an
   assert.ok(Number(generated[3]) > 10 && Number(generated[3]) <= Number(generated[2]));
   const validated = await runCli(['data', 'validate', generated[4]!, '--images']);
   assert.equal(validated.code, 0, validated.stdout);
+  // …and shows a study that starts as DICOM, converted into the ReXGradient layout with its identifiers hashed.
+  const fromDicom = /== From DICOM \(the bundled NIH film, examples\/nih-dicom-sample\) ==\n1024×1024 → 256×256, 8-bit PNG \(lanczos3 resize\); VOI: .*\n {2}(.*\.png)\n.*\nStudy metadata \(ReXGradient style, ImagePath and ImageViewPosition\): (.*metadata\.json);/.exec(run.stdout);
+  assert.ok(fromDicom, run.stdout.slice(-2000));
+  const png = await sharp(fromDicom[1]!).metadata();
+  assert.deepEqual([png.width, png.height, png.channels, png.depth], [256, 256, 1, 'uchar']);
+  assert.ok(!fromDicom[1]!.includes('Covid0000'), 'the patient id of the file does not reach the path');
+  const studies = Object.values(JSON.parse(readFileSync(fromDicom[2]!, 'utf8')) as Record<string, { ImagePath: string[] }>);
+  assert.deepEqual(studies.map((s) => resolve(dirname(fromDicom[2]!), s.ImagePath[0]!)), [fromDicom[1]]);
   const report = /HTML report: (.*)\n$/.exec(run.stdout)?.[1];
   assert.ok(report && (await import('node:fs')).statSync(report).size > 100_000, 'the demo ends with the path of its HTML report');
 });

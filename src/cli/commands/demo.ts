@@ -6,6 +6,7 @@ import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { scoreHere, submitPredictions } from '../../board/submit.js';
 import { openBoardStore } from './board.js';
 import { seedDemoPeople } from './demo-board-people.js';
+import { demoFromDicom } from './demo-dicom.js';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from '../../core/errors.js';
@@ -82,7 +83,8 @@ const DEMO_MODELS = ['baseline:text-only', 'baseline:report-oracle'];
 /**
  * `cxrbench demo`: the main job on the bundled demo — validate (images included), describe, then evaluate the
  * text-only and report-oracle baselines on the test split through the same runner, extraction and scoring a
- * real model goes through, and print accuracy per task.
+ * real model goes through, and print accuracy per task; then question generation from the notes and a study
+ * converted from DICOM.
  */
 export function registerDemo(program: Command): void {
   program
@@ -121,6 +123,7 @@ export function registerDemo(program: Command): void {
       );
       process.stdout.write(`\n== Summary (paper Table 2 layout, accuracy %) ==\n${table2Summary(table2)}`);
       await demoQuestionGeneration(layout, join(opts.out, 'generated'));
+      await demoFromDicom(join(opts.out, 'from-dicom'));
       const htmlReport = await writeHtmlReport(runDirs, join(opts.out, "report.html"));
       process.stdout.write(`\nHTML report: ${htmlReport}\n`);
       if (opts.board) await seedBoard(opts.board, opts.data, split, runDirs, join(opts.out, 'generated', 'review-sample.jsonl'));
