@@ -272,7 +272,7 @@ for (const entry of manifest.slice(0, 5)) {
 // Where cxrbench's time goes, for one file, in this process (one thread, after a warm-up of the same file), along
 // the path the converter takes (src/images/render-png.ts): decode, one lookup table over the stored values, resize, PNG.
 const { readDicom } = await import('../src/images/read-dicom.js');
-const { modalityLut, chooseVoi, modalityRange, isInverted, renderStoredThroughLut } = await import('../src/images/transforms.js');
+const { modalityLut, chooseVoi, modalityRange, modalityStage, isInverted, renderStoredThroughLut } = await import('../src/images/transforms.js');
 const profileFile = join(inDir, '0000.dcm');
 const stages: Record<string, number> = { read: 0, decode: 0, table: 0, resize: 0, png: 0 };
 const ROUNDS = 3;
@@ -284,7 +284,7 @@ for (let round = 0; round <= ROUNDS; round++) {
   t.push(performance.now());
   const ends = modalityLut([image.storedRange.min, image.storedRange.max], image.rescaleSlope, image.rescaleIntercept);
   const voi = chooseVoi({ kind: 'auto' }, image.windows, image.voiLutFunction, ends, modalityRange(image));
-  const grey = renderStoredThroughLut(image.pixels, image.storedRange, image.rescaleSlope, image.rescaleIntercept, voi, isInverted(image), 8);
+  const grey = renderStoredThroughLut(image.pixels, image.storedRange, modalityStage(image), voi, isInverted(image), 8);
   t.push(performance.now());
   const resized = await sharp(grey, { raw: { width: image.columns, height: image.rows, channels: 1 } }).resize(OUT_COLUMNS, OUT_ROWS, { kernel: 'lanczos3', fit: 'fill' }).raw().toBuffer();
   t.push(performance.now());

@@ -12,7 +12,8 @@ import { startConvertPool } from './thread-pool.js';
 import type { WindowChoice } from './transforms.js';
 
 function windowText(window: WindowChoice): string {
-  return window.kind === 'given' ? `${window.center}/${window.width}` : window.kind;
+  if (window.kind === 'given') return `${window.center}/${window.width}`;
+  return window.kind === 'lut' ? `lut:${window.index}` : window.kind;
 }
 
 /** Options of one `images convert` run (defaults are merged by the caller, the CLI). */

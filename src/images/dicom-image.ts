@@ -1,3 +1,5 @@
+import type { LutTable } from './lut-table.js';
+
 /** One decoded single-frame greyscale DICOM image: the attributes the rendering chain needs, and its stored pixels. */
 export interface DicomImage {
   sopInstanceUid: string;
@@ -21,9 +23,10 @@ export interface DicomImage {
   windows: VoiWindow[];
   voiLutFunction: VoiLutFunction;
   presentationLutShape: 'IDENTITY' | 'INVERSE' | null;
-  /** A Modality LUT Sequence or VOI LUT Sequence is present: this slice does not apply them yet (see docs/images.md). */
-  hasModalityLutSequence: boolean;
-  hasVoiLutSequence: boolean;
+  /** The Modality LUT Sequence's table, which replaces the rescale (PS3.3 C.11.1), or null. */
+  modalityLut: LutTable | null;
+  /** The VOI LUT Sequence's tables, in file order (the alternatives to the windows). */
+  voiLuts: LutTable[];
   frames: number;
   /** Stored values, already masked to Bits Stored and sign-extended when Pixel Representation is 1. */
   pixels: Uint8Array | Uint16Array | Int32Array;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 const voiSchema = z.union([
   z.object({ kind: z.literal('window'), source: z.enum(['file', 'min-max', 'given']), center: z.number(), width: z.number(), function: z.enum(['LINEAR', 'LINEAR_EXACT', 'SIGMOID']) }),
   z.object({ kind: z.literal('range'), low: z.number(), high: z.number() }),
+  z.object({ kind: z.literal('lut'), index: z.number().int(), firstMapped: z.number().int(), entries: z.number().int(), bits: z.number().int(), explanation: z.string().nullable() }),
 ]);
 
 /** One line of manifest.jsonl: a converted image, where it came from and what was done to it. */
@@ -22,7 +23,7 @@ export const manifestEntrySchema = z.object({
   before: z.object({ rows: z.number().int(), columns: z.number().int() }),
   after: z.object({ rows: z.number().int(), columns: z.number().int() }),
   transform: z.object({
-    modality: z.object({ slope: z.number(), intercept: z.number() }),
+    modality: z.object({ slope: z.number(), intercept: z.number(), lut: z.object({ firstMapped: z.number().int(), entries: z.number().int(), bits: z.number().int(), explanation: z.string().nullable() }).optional() }),
     voi: voiSchema,
     inverted: z.boolean(),
     bits: z.union([z.literal(8), z.literal(16)]),

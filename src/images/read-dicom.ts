@@ -1,5 +1,6 @@
 import dcmjs, { type DcmjsElement } from 'dcmjs';
 import { DicomRejection, type DicomImage, type VoiLutFunction, type VoiWindow } from './dicom-image.js';
+import { readLutSequence } from './lut-table.js';
 import { decodeRle } from './rle.js';
 
 // dcmjs logs every tolerated oddity (e.g. an AS of the wrong length) at error level on the console; those are not
@@ -131,11 +132,25 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
     windows,
     voiLutFunction,
     presentationLutShape: shape === 'INVERSE' ? 'INVERSE' : shape === 'IDENTITY' ? 'IDENTITY' : null,
-    hasModalityLutSequence: values(dict, '00283000').length > 0,
-    hasVoiLutSequence: values(dict, '00283010').length > 0,
+    ...lutSequences(dict, file, pixelRepresentation, transferSyntaxUid === '1.2.840.10008.1.2.2'),
     frames,
     ...storedValues(raw, rows * columns, bitsAllocated, bitsStored, pixelRepresentation, transferSyntaxUid === '1.2.840.10008.1.2.2'),
   };
+}
+
+/**
+ * The Modality and VOI LUT Sequences. The first item of a Modality LUT Sequence replaces the rescale; VOI LUTs
+ * take modality values, signed when the stored values are or the rescale can make them negative. An unusable
+ * table refuses the file: rendering it some other way would silently change what a model sees.
+ */
+function lutSequences(dict: Record<string, DcmjsElement>, file: string, pixelRepresentation: 0 | 1, bigEndian: boolean): Pick<DicomImage, 'modalityLut' | 'voiLuts'> {
+  const modality = readLutSequence(dict['00283000'], 'Modality LUT Sequence (0028,3000)', pixelRepresentation === 1, bigEndian);
+  if (typeof modality === 'string') throw new DicomRejection(file, modality);
+  const modalityLut = modality[0] ?? null;
+  const negativeModality = modalityLut ? false : pixelRepresentation === 1 || (num(dict, '00281052') ?? 0) < 0 || (num(dict, '00281053') ?? 1) < 0;
+  const voiLuts = readLutSequence(dict['00283010'], 'VOI LUT Sequence (0028,3010)', negativeModality, bigEndian);
+  if (typeof voiLuts === 'string') throw new DicomRejection(file, voiLuts);
+  return { modalityLut, voiLuts };
 }
 
 /**

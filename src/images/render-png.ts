@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { DicomRejection, type DicomImage } from './dicom-image.js';
-import { chooseVoi, isInverted, modalityLut, modalityRange, renderGrey, renderStoredThroughLut, type AppliedVoi, type WindowChoice } from './transforms.js';
+import { chooseVoi, isInverted, modalityLut, modalityRange, modalityStage, modalityValue, renderGrey, renderStoredThroughLut, type AppliedVoi, type ModalityStage, type WindowChoice } from './transforms.js';
 
 /**
  * The resampling kernel. Lanczos-3 is what PIL's `Image.LANCZOS` uses, the usual filter of the public CXR PNG
@@ -23,7 +23,8 @@ export interface RenderedPng {
   sha256: string;
   after: { rows: number; columns: number };
   transform: {
-    modality: { slope: number; intercept: number };
+    /** The rescale, or (slope 1, intercept 0 and) the Modality LUT that replaced it. */
+    modality: { slope: number; intercept: number; lut?: { firstMapped: number; entries: number; bits: number; explanation: string | null } };
     voi: AppliedVoi;
     inverted: boolean;
     bits: 8 | 16;
@@ -32,25 +33,43 @@ export interface RenderedPng {
   };
 }
 
+/** The lowest and highest modality value of the stored values that occur (a Modality LUT need not be monotonic). */
+function modalityOfPresent(pixels: ArrayLike<number>, extent: { min: number; max: number }, modality: ModalityStage): number[] {
+  const present = new Uint8Array(extent.max - extent.min + 1);
+  for (let i = 0; i < pixels.length; i++) present[pixels[i]! - extent.min] = 1;
+  let low = Infinity;
+  let high = -Infinity;
+  for (let k = 0; k < present.length; k++) {
+    if (!present[k]) continue;
+    const v = modalityValue(modality, extent.min + k);
+    if (v < low) low = v;
+    if (v > high) high = v;
+  }
+  return [low, high];
+}
+
 /** DicomImage → greyscale PNG: modality LUT, VOI, polarity, then (if scale ≠ 1) an anti-aliased resize. */
 export async function renderPng(image: DicomImage, options: RenderOptions, file: string): Promise<RenderedPng> {
-  if (image.hasModalityLutSequence) throw new DicomRejection(file, 'has a Modality LUT Sequence, which this version does not apply yet');
-  if (image.hasVoiLutSequence && options.window.kind === 'auto' && image.windows.length === 0) {
-    throw new DicomRejection(file, 'its only VOI is a VOI LUT Sequence, which this version does not apply yet: pass --window none or <center>/<width>');
+  if (options.window.kind === 'lut' && options.window.index > image.voiLuts.length) {
+    throw new DicomRejection(file, `--window lut:${options.window.index}: the file has ${image.voiLuts.length === 0 ? 'no VOI LUT Sequence' : `${image.voiLuts.length} VOI LUT(s)`}`);
   }
   const inverted = isInverted(image);
+  const modality = modalityStage(image);
   const extent = image.storedRange;
   let grey: Uint8Array | Uint16Array;
   let voi: AppliedVoi;
+  const voiLutOf = (v: AppliedVoi) => (v.kind === 'lut' ? image.voiLuts[v.index - 1] : undefined);
   if (Number.isFinite(extent.min) && extent.max - extent.min < 1 << 17) {
-    // Integer stored values in a small range: the modality extent is that of the two stored extremes (the LUT is linear).
-    const ends = modalityLut([extent.min, extent.max], image.rescaleSlope, image.rescaleIntercept);
-    voi = chooseVoi(options.window, image.windows, image.voiLutFunction, ends, modalityRange(image));
-    grey = renderStoredThroughLut(image.pixels, extent, image.rescaleSlope, image.rescaleIntercept, voi, inverted, options.bits);
+    // Integer stored values in a small range: the whole chain is one table over them. Through a rescale the
+    // modality extremes are those of the two stored extremes; through a Modality LUT they are found over the
+    // stored values that occur.
+    const ends = modality.kind === 'rescale' ? [modalityValue(modality, extent.min), modalityValue(modality, extent.max)] : modalityOfPresent(image.pixels, extent, modality);
+    voi = chooseVoi(options.window, image.windows, image.voiLutFunction, ends, modalityRange(image), image.voiLuts);
+    grey = renderStoredThroughLut(image.pixels, extent, modality, voi, inverted, options.bits, voiLutOf(voi));
   } else {
-    const modality = modalityLut(image.pixels, image.rescaleSlope, image.rescaleIntercept);
-    voi = chooseVoi(options.window, image.windows, image.voiLutFunction, modality, modalityRange(image));
-    grey = renderGrey(modality, voi, inverted, options.bits);
+    const values = modality.kind === 'rescale' ? modalityLut(image.pixels, modality.slope, modality.intercept) : Float64Array.from(image.pixels, (v) => modalityValue(modality, v));
+    voi = chooseVoi(options.window, image.windows, image.voiLutFunction, values, modalityRange(image), image.voiLuts);
+    grey = renderGrey(values, voi, inverted, options.bits, voiLutOf(voi));
   }
   const columns = Math.max(1, Math.round(image.columns * options.scale));
   const rows = Math.max(1, Math.round(image.rows * options.scale));
@@ -64,7 +83,9 @@ export async function renderPng(image: DicomImage, options: RenderOptions, file:
     sha256: createHash('sha256').update(png).digest('hex'),
     after: { rows, columns },
     transform: {
-      modality: { slope: image.rescaleSlope, intercept: image.rescaleIntercept },
+      modality: modality.kind === 'rescale'
+        ? { slope: modality.slope, intercept: modality.intercept }
+        : { slope: 1, intercept: 0, lut: { firstMapped: modality.table.firstMapped, entries: modality.table.data.length, bits: modality.table.bits, explanation: modality.table.explanation } },
       voi,
       inverted,
       bits: options.bits,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chooseVoi, isInverted, modalityLut, modalityRange, parseWindow, rangeMap, renderGrey, renderStoredThroughLut, storedExtent, voiLinear, voiLinearExact, voiSigmoid, type AppliedVoi } from './transforms.js';
+import { lookUp } from './lut-table.js';
 
 // Values worked by hand from PS3.3 C.11.2.1.2.1 / C.11.2.1.3: with c = 100, w = 80 LINEAR maps exactly the 80
 // integers 60…139 onto the ramp (c − 0.5 ± (w − 1)/2 = 60 … 139), LINEAR_EXACT the interval (60, 140].
@@ -85,6 +86,11 @@ const windowCases: [string, ReturnType<typeof parseWindow>][] = [
   ['40/0', null],
   ['40', null],
   ['a/b', null],
+  ['lut', { kind: 'lut', index: 1 }],
+  ['lut:3', { kind: 'lut', index: 3 }],
+  ['lut:0', null],
+  ['lut:', null],
+  ['lut:x', null],
 ];
 for (const [text, expected] of windowCases) test(`--window ${text}`, () => assert.deepEqual(parseWindow(text), expected));
 
@@ -102,7 +108,18 @@ test('the lookup-table path gives exactly what the per-pixel chain gives (window
     ];
     for (const voi of voiChoices) for (const invert of [false, true]) for (const bits of [8, 16] as const) {
       const expected = renderGrey(modalityLut(stored, slope, intercept), voi, invert, bits);
-      assert.deepEqual(renderStoredThroughLut(stored, extent, slope, intercept, voi, invert, bits), expected);
+      assert.deepEqual(renderStoredThroughLut(stored, extent, { kind: 'rescale', slope, intercept }, voi, invert, bits), expected);
     }
   }
+});
+
+test('LUT tables: entries by index from the first mapped value, clamped at both ends, inputs truncated toward −∞', () => {
+  const table = { firstMapped: -2, bits: 8, data: Uint16Array.from([10, 20, 30, 40]), explanation: null };
+  assert.deepEqual([-5, -2, -1, 0, 1, 1.9, 2, 99].map((x) => lookUp(table, x)), [10, 10, 20, 30, 40, 40, 40, 40]);
+  assert.equal(lookUp(table, -1.5), 10);
+  // through renderGrey a VOI LUT's 0…255 output fills the 8-bit range; 16-bit output is scaled by 65535/255
+  const voi: AppliedVoi = { kind: 'lut', index: 1, firstMapped: -2, entries: 4, bits: 8, explanation: null };
+  assert.deepEqual([...renderGrey([-2, 1], voi, false, 8, { ...table, data: Uint16Array.from([0, 51, 102, 255]) })], [0, 255]);
+  assert.deepEqual([...renderGrey([-1], voi, false, 16, { ...table, data: Uint16Array.from([0, 51, 102, 255]) })], [13107]);
+  assert.throws(() => renderGrey([0], voi, false, 8), /VOI LUT 1 applied without its table/);
 });

@@ -9,6 +9,7 @@ export const DEMO_DICOM = fileURLToPath(new URL('../../../examples/nih-dicom-sam
 
 function describeVoi(voi: ManifestEntry['transform']['voi']): string {
   if (voi.kind === 'range') return `no window, the full modality range ${voi.low}…${voi.high}`;
+  if (voi.kind === 'lut') return `the file's VOI LUT ${voi.index}${voi.explanation ? ` (${voi.explanation})` : ''}, ${voi.entries} entries of ${voi.bits} bits from ${voi.firstMapped}`;
   const from = voi.source === 'file' ? "the file's first window" : voi.source === 'min-max' ? 'a window over the pixel min/max (the file has none)' : 'the window given';
   return `${from}, centre ${voi.center} width ${voi.width} (${voi.function})`;
 }

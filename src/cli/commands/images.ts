@@ -25,7 +25,7 @@ export function registerImages(program: Command): void {
     .requiredOption('--out <dir>', 'the output folder (created if missing)')
     .option('--scale <factor>', 'resize factor, 0 < factor ≤ 1 (anti-aliased Lanczos-3)', '1')
     .option('--bits <n>', '8 | 16 bits per pixel in the PNG', '8')
-    .option('--window <w>', 'auto (the first window in the file, else min/max) | none (the full modality range) | <center>/<width>', 'auto')
+    .option('--window <w>', 'auto (the first window in the file, else its first VOI LUT, else min/max) | none (the full modality range) | lut[:n] (the file\'s n-th VOI LUT, 1 by default) | <center>/<width>', 'auto')
     .option('--layout <layout>', `${LAYOUTS.join(' | ')}`, 'rexgradient')
     .option('--deid', 'replace patient ids and accession numbers in paths and the manifest with keyed hashes (key kept in <out>.deid-key)')
     .option('--metadata <file>', 'also write ReXGradient-style study metadata (JSON keyed p<PatientID>_a<Accession>_s<StudyUID>: ImagePath, ImageViewPosition) for everything in the manifest')
@@ -37,7 +37,7 @@ export function registerImages(program: Command): void {
       if (!(scale > 0 && scale <= 1)) throw new CxrError('bad-option', `--scale ${flags.scale}: expected a number with 0 < scale ≤ 1`);
       if (flags.bits !== '8' && flags.bits !== '16') throw new CxrError('bad-option', `--bits ${flags.bits}: expected 8 or 16`);
       const window = parseWindow(flags.window);
-      if (!window) throw new CxrError('bad-option', `--window ${flags.window}: expected auto, none or <center>/<width> with width > 0 (e.g. 2048/4096)`);
+      if (!window) throw new CxrError('bad-option', `--window ${flags.window}: expected auto, none, lut, lut:<n> or <center>/<width> with width > 0 (e.g. 2048/4096)`);
       if (!(LAYOUTS as readonly string[]).includes(flags.layout)) throw new CxrError('bad-option', `--layout ${flags.layout}: expected one of ${LAYOUTS.join(', ')}`);
       const summary = await convertImages(
         paths,
