@@ -32,7 +32,9 @@ export function readLutItem(item: Item, signedInput: boolean, bigEndian: boolean
   if (!descriptor || !dataElement) return `missing ${!descriptor ? 'LUT Descriptor (0028,3002)' : 'LUT Data (0028,3006)'}`;
   const d = (descriptor.Value ?? []).map(Number);
   if (d.length !== 3 || d.some((v) => !Number.isInteger(v))) return `LUT Descriptor (0028,3002) is [${d.join(', ')}], not three integers`;
-  const entries = d[0] === 0 ? 65536 : d[0]!;
+  // The number of entries and the bits are unsigned whatever the descriptor's VR (an SS descriptor reads 40000 as −25536).
+  const count = d[0]! < 0 ? d[0]! + 65536 : d[0]!;
+  const entries = count === 0 ? 65536 : count;
   let firstMapped = d[1]!;
   if (descriptor.vr !== 'SS' && signedInput && firstMapped > 32767) firstMapped -= 65536;
   const bits = d[2]!;
@@ -53,10 +55,12 @@ export function readLutItem(item: Item, signedInput: boolean, bigEndian: boolean
     } else return `LUT Data (0028,3006) holds ${bytes.byteLength} bytes where the descriptor says ${entries} entries of ${bits} bits`;
   } else {
     const numbers = values.map(Number);
-    if (numbers.length !== entries || numbers.some((v) => !Number.isInteger(v) || v < 0 || v > 65535)) {
+    // 8-bit entries may also come packed two to a US word, the first in the low byte (as dcmtk reads them).
+    const packed = bits === 8 && numbers.length !== entries && numbers.length === Math.ceil(entries / 2);
+    if ((numbers.length !== entries && !packed) || numbers.some((v) => !Number.isInteger(v) || v < 0 || v > 65535)) {
       return `LUT Data (0028,3006) has ${numbers.length} entries where the descriptor says ${entries}${numbers.some((v) => !Number.isInteger(v) || v < 0 || v > 65535) ? ' (or values outside 0…65535)' : ''}`;
     }
-    data = Uint16Array.from(numbers);
+    data = packed ? Uint16Array.from({ length: entries }, (_, i) => (numbers[i >> 1]! >> (8 * (i & 1))) & 0xff) : Uint16Array.from(numbers);
   }
   const explanation = item['00283003']?.Value?.[0];
   return { firstMapped, bits, data, explanation: explanation === undefined || explanation === null || String(explanation).trim() === '' ? null : String(explanation).trim() };
