@@ -57,7 +57,12 @@ before(() => {
   tools.run('dcmconv', ['+tb', SAMPLE, derived('explicit-be')]);
   tools.run('dcmconv', ['+td', SAMPLE, derived('deflated')]);
   tools.run('dcmcrle', [SAMPLE, derived('rle')]);
-  tools.run('dcmcjpeg', [SAMPLE, derived('jpeg-lossless')]);
+  // a transfer syntax without a codec here (JPEG 2000 Part 2 multi-component): a JPEG lossless file relabelled,
+  // its UID being of the same length
+  tools.run('dcmcjpeg', [SAMPLE, derived('no-codec')]);
+  const relabelled = readFileSync(derived('no-codec'));
+  relabelled.write('1.2.840.10008.1.2.4.92', relabelled.indexOf('1.2.840.10008.1.2.4.70'), 'latin1');
+  writeFileSync(derived('no-codec'), relabelled);
   modify('window', '-i', '(0028,1050)=100\\60', '-i', '(0028,1051)=80\\20');
   modify('sigmoid', '-i', '(0028,1050)=100', '-i', '(0028,1051)=80', '-i', '(0028,1056)=SIGMOID');
   modify('monochrome1', '-m', '(0028,0004)=MONOCHROME1');
@@ -125,7 +130,7 @@ test('bad inputs: each named with its reason, exit 1 with the counts; the good f
   const truncated = join(dir, 'truncated.dcm');
   writeFileSync(truncated, readFileSync(SAMPLE).subarray(0, 600_000));
   const out = join(dir, 'png');
-  const run = await runCli(['images', 'convert', SAMPLE, text, truncated, derived('no-pixels'), derived('multi-frame'), derived('jpeg-lossless'), join(dir, 'missing.dcm'), '--out', out, '--layout', 'flat']);
+  const run = await runCli(['images', 'convert', SAMPLE, text, truncated, derived('no-pixels'), derived('multi-frame'), derived('no-codec'), join(dir, 'missing.dcm'), '--out', out, '--layout', 'flat']);
   assert.equal(run.code, 1, run.stderr);
   assert.match(run.stdout, /converted 1, skipped 0 \(already converted\), failed 6/);
   const lines = run.stderr.trim().split('\n');
@@ -135,7 +140,7 @@ test('bad inputs: each named with its reason, exit 1 with the counts; the good f
     [truncated, /truncated file: Pixel Data declares 1048576 bytes but the file ends before them/],
     [derived('no-pixels'), /no image pixel module \(missing Pixel Data\)/],
     [derived('multi-frame'), /multi-frame image \(2 frames\)/],
-    [derived('jpeg-lossless'), /no codec for transfer syntax 1\.2\.840\.10008\.1\.2\.4\.70/],
+    [derived('no-codec'), /no codec for transfer syntax 1\.2\.840\.10008\.1\.2\.4\.92/],
   ];
   assert.equal(lines.length, expected.length, run.stderr);
   for (const [file, reason] of expected) {

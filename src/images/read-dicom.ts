@@ -1,4 +1,5 @@
 import dcmjs, { type DcmjsElement } from 'dcmjs';
+import { decodeCompressed } from './codecs/index.js';
 import { DicomRejection, type DicomImage, type VoiLutFunction, type VoiWindow } from './dicom-image.js';
 import { readLutSequence } from './lut-table.js';
 import { decodeRle } from './rle.js';
@@ -91,7 +92,7 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   } else if (transferSyntaxUid === RLE) {
     raw = decodeRle(concat(fragments), rows, columns, bitsAllocated, file);
   } else {
-    throw new DicomRejection(file, `no codec for transfer syntax ${transferSyntaxUid} (this version decodes uncompressed and RLE Lossless only)`);
+    raw = decodeCompressed(transferSyntaxUid, concat(fragments), { rows, columns, bitsAllocated, bitsStored, pixelRepresentation }, file);
   }
   const expected = rows * columns * (bitsAllocated / 8);
   if (raw.length < expected) throw new DicomRejection(file, `truncated pixel data: ${raw.length} bytes where ${rows}×${columns}×${bitsAllocated / 8} = ${expected} are needed`);
