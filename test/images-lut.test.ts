@@ -36,6 +36,8 @@ interface LutSpec {
   bits: number;
   data: ArrayLike<number>;
   explanation?: string;
+  /** 8-bit entries packed two to a word (PS3.3 C.11.1.1.1) instead of one per word. */
+  packed?: boolean;
 }
 
 /** A dcmdump-format sequence of LUT items that dump2dcm turns into DICOM. */
@@ -45,7 +47,8 @@ function lutSequence(tag: string, name: string, luts: LutSpec[]): string[] {
     lines.push('(fffe,e000) na (Item with explicit length #=3)');
     lines.push(`(0028,3002) ${lut.firstMapped < 0 ? 'SS' : 'US'} ${lut.entries === 65536 ? 0 : lut.entries}\\${lut.firstMapped}\\${lut.bits}`);
     if (lut.explanation) lines.push(`(0028,3003) LO [${lut.explanation}]`);
-    lines.push(`(0028,3006) OW =${words(`${name}-lut${i}`, lut.data)}`);
+    const data = lut.packed ? Array.from({ length: Math.ceil(lut.data.length / 2) }, (_, k) => (lut.data[2 * k]! & 0xff) | ((lut.data[2 * k + 1] ?? 0) << 8)) : lut.data;
+    lines.push(`(0028,3006) OW =${words(`${name}-lut${i}`, data)}`);
     lines.push('(fffe,e00d) na (ItemDelimitationItem for re-encoding)');
   });
   lines.push('(fffe,e0dd) na (SequenceDelimitationItem for re-encod.)');
@@ -94,6 +97,13 @@ before(() => {
   });
   // Signed stored values with a Modality LUT whose first mapped value is negative (an SS descriptor).
   build('modality-signed', { signed: true, extra: lutSequence('(0028,3000)', 'modality-signed', [{ entries: 4096, firstMapped: -2048, bits: 12, data: ramp(4096, 4095, (t) => 1 - t * t) }]) });
+  // An 8-bit VOI LUT packed two entries to a word, and a 65,536-entry one (descriptor count 0), in one file.
+  build('voi-packed', {
+    extra: lutSequence('(0028,3010)', 'voi-packed', [
+      { entries: 4096, firstMapped: 0, bits: 8, data: ramp(4096, 255, (t) => Math.sqrt(t)), packed: true },
+      { entries: 65536, firstMapped: 0, bits: 16, data: ramp(65536, 65535, (t) => Math.min(1, 16 * t) ** 2) },
+    ]),
+  });
   // The same tables in implicit VR (the descriptor's signedness is then not in the file) and in big endian.
   tools.run('dcmconv', ['+ti', file('modality-signed'), file('modality-signed-implicit')]);
   tools.run('dcmconv', ['+tb', file('voi-two'), file('voi-two-be')]);
@@ -126,6 +136,8 @@ const comparisons: { name: string; window: string; bits: 8 | 16; dcmtk: string[]
   { name: 'voi-two', window: 'auto', bits: 8, dcmtk: ['+Wl', '1'], voi: { kind: 'lut', index: 1, firstMapped: 1000, entries: 2048, bits: 16 } },
   { name: 'voi-two', window: 'auto', bits: 16, dcmtk: ['+Wl', '1'], voi: { kind: 'lut', index: 1 } },
   { name: 'voi-two', window: 'lut:2', bits: 8, dcmtk: ['+Wl', '2'], voi: { kind: 'lut', index: 2, bits: 10 } },
+  { name: 'voi-packed', window: 'lut:1', bits: 8, dcmtk: ['+Wl', '1'], voi: { kind: 'lut', index: 1, entries: 4096, bits: 8 } },
+  { name: 'voi-packed', window: 'lut:2', bits: 16, dcmtk: ['+Wl', '2'], voi: { kind: 'lut', index: 2, entries: 65536, bits: 16 } },
   { name: 'modality-log', window: 'auto', bits: 8, dcmtk: ['+Wi', '1'], voi: { kind: 'window', source: 'file' }, modalityLut: { firstMapped: 0, entries: 4096, bits: 16 } },
   { name: 'modality-log', window: 'auto', bits: 16, dcmtk: ['+Wi', '1'], voi: { kind: 'window', source: 'file' } },
   { name: 'modality-log', window: '30000/20000', bits: 8, dcmtk: ['+Ww', '30000', '20000'], voi: { kind: 'window', source: 'given' } },

@@ -25,3 +25,17 @@ test('LUT Data as US words with 8-bit entries packed two to a word (the first en
   // any other count is refused
   assert.match(String(readLutItem(item({ vr: 'US', Value: [8, 0, 8] }, { vr: 'US', Value: [1, 2, 3] }), false, false)), /LUT Data \(0028,3006\) has 3 entries where the descriptor says 8/);
 });
+
+test('an entry the descriptor\'s bits cannot hold refuses the table, naming the entry and the bits', () => {
+  assert.match(String(readLutItem(item({ vr: 'US', Value: [3, 0, 8] }, { vr: 'OW', Value: [words([0, 200, 4095])] }), false, false)), /LUT Data \(0028,3006\) holds the entry 4095, more than 8 bits per entry .* can hold \(255\)/);
+  assert.equal(typeof readLutItem(item({ vr: 'US', Value: [3, 0, 12] }, { vr: 'OW', Value: [words([0, 200, 4095])] }), false, false), 'object');
+});
+
+test('LUT Descriptor: 0 entries means 65536; 8-bit entries packed in OW bytes, in order (little endian) or swapped in pairs (big endian)', () => {
+  const full = readLutItem(item({ vr: 'US', Value: [0, 0, 16] }, { vr: 'OW', Value: [words(Array.from({ length: 65536 }, (_, i) => i))] }), false, false) as LutTable;
+  assert.equal(full.data.length, 65536);
+  assert.equal(full.data[65535], 65535);
+  const bytes = Uint8Array.from([1, 2, 3, 4]);
+  assert.deepEqual([...(readLutItem(item({ vr: 'US', Value: [4, 0, 8] }, { vr: 'OW', Value: [bytes] }), false, false) as LutTable).data], [1, 2, 3, 4]);
+  assert.deepEqual([...(readLutItem(item({ vr: 'US', Value: [4, 0, 8] }, { vr: 'OW', Value: [bytes] }), false, true) as LutTable).data], [2, 1, 4, 3]);
+});

@@ -62,6 +62,12 @@ export function readLutItem(item: Item, signedInput: boolean, bigEndian: boolean
     }
     data = packed ? Uint16Array.from({ length: entries }, (_, i) => (numbers[i >> 1]! >> (8 * (i & 1))) & 0xff) : Uint16Array.from(numbers);
   }
+  // An entry the descriptor's bits cannot hold: the table contradicts itself (dcmtk masks, a clamp would whiten);
+  // refused like any unusable table rather than rendered one way or the other.
+  const top = 2 ** bits - 1;
+  let largest = 0;
+  for (const v of data) if (v > largest) largest = v;
+  if (largest > top) return `LUT Data (0028,3006) holds the entry ${largest}, more than ${bits} bits per entry (the descriptor's third value) can hold (${top})`;
   const explanation = item['00283003']?.Value?.[0];
   return { firstMapped, bits, data, explanation: explanation === undefined || explanation === null || String(explanation).trim() === '' ? null : String(explanation).trim() };
 }

@@ -48,8 +48,9 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   }
   let dataSet;
   try {
-    // dcmjs wants an ArrayBuffer of the file alone; a file read on its own usually is one, so no copy is made. With
-    // noCopy the element values are views into it rather than copies (a chest film's pixels are 10 MB).
+    // dcmjs wants an ArrayBuffer of the file alone; a file read on its own usually is one, so it is not copied
+    // whole. dcmjs 0.52 still copies each element value once, noCopy or not (its getBuffer slices); noCopy saves
+    // the further copy it makes to hand back a bare ArrayBuffer.
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     const buffer = whole ? (bytes.buffer as ArrayBuffer) : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
     dataSet = dcmjs.data.DicomMessage.readFile(buffer, { noCopy: true });
@@ -228,8 +229,8 @@ function storedValues(raw: Uint8Array, count: number, bitsAllocated: number, bit
   let min = Infinity;
   let max = -Infinity;
   // The common case (unsigned 16-bit little endian on a little-endian machine): the words are masked where they
-  // lie, in the file's own buffer (readDicom takes the bytes over), in one typed-array pass — no 10 MB copy and no
-  // DataView call per pixel.
+  // lie (in dcmjs's copy of the value, or a decoder's output — never shared with the caller as things are; readDicom
+  // reserves the right anyway), in one typed-array pass: no second 10 MB array and no DataView call per pixel.
   if (!signed && bitsAllocated === 16 && !bigEndian && LITTLE_ENDIAN_MACHINE && raw.byteLength >= count * 2) {
     const words = raw.byteOffset % 2 === 0 ? new Uint16Array(raw.buffer, raw.byteOffset, count) : new Uint16Array(raw.slice(0, count * 2).buffer);
     for (let i = 0; i < count; i++) {

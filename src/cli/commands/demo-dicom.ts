@@ -14,6 +14,11 @@ function describeVoi(voi: ManifestEntry['transform']['voi']): string {
   return `${from}, centre ${voi.center} width ${voi.width} (${voi.function})`;
 }
 
+function describeModality(modality: ManifestEntry['transform']['modality']): string {
+  const lut = modality.lut;
+  return lut ? `Modality LUT${lut.explanation ? ` (${lut.explanation})` : ''}, ${lut.entries} entries of ${lut.bits} bits from ${lut.firstMapped}` : `rescale ×${modality.slope} + ${modality.intercept}`;
+}
+
 /**
  * The demo's study that starts as DICOM: the bundled film converted the way ReXGradient's images were made (¼
  * resolution, 8-bit, anti-aliased), into the ReXGradient layout with identifiers replaced by keyed hashes and
@@ -29,7 +34,7 @@ export async function demoFromDicom(out: string): Promise<void> {
   for (const e of entries) {
     process.stdout.write(
       `${e.before.columns}×${e.before.rows} → ${e.after.columns}×${e.after.rows}, ${e.transform.bits}-bit PNG (${e.transform.kernel ?? 'no'} resize); VOI: ${describeVoi(e.transform.voi)}; ` +
-        `rescale ×${e.transform.modality.slope} + ${e.transform.modality.intercept}; ${e.transform.inverted ? 'inverted (MONOCHROME1 or INVERSE)' : 'not inverted (MONOCHROME2)'}\n` +
+        `${describeModality(e.transform.modality)}; ${e.transform.inverted ? 'inverted (MONOCHROME1 or INVERSE)' : 'not inverted (MONOCHROME2)'}\n` +
         `  ${join(out, e.output)}\n  view ${e.viewPosition ?? 'unknown'}, sha256 ${e.sha256.slice(0, 16)}…; identifiers in the path (patient id, accession when present) are keyed hashes (key: ${summary.deidKeyFile})\n`,
     );
   }
