@@ -16,7 +16,7 @@ declare module 'dcmjs' {
   const dcmjs: {
     data: {
       DicomMessage: {
-        readFile(buffer: ArrayBuffer, options?: { ignoreErrors?: boolean; untilTag?: string | null; forceStoreRaw?: boolean; noCopy?: boolean }): DcmjsDataSet;
+        readFile(buffer: ArrayBuffer, options?: { ignoreErrors?: boolean; untilTag?: string | null; includeUntilTagValue?: boolean; forceStoreRaw?: boolean; noCopy?: boolean }): DcmjsDataSet;
       };
     };
     log: DcmjsLogger;

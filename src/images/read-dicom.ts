@@ -1,4 +1,4 @@
-import dcmjs, { type DcmjsElement } from 'dcmjs';
+import dcmjs, { type DcmjsDataSet, type DcmjsElement } from 'dcmjs';
 import { decodeCompressed } from './codecs/index.js';
 import { DicomRejection, type DicomImage, type VoiLutFunction, type VoiWindow } from './dicom-image.js';
 import { readLutSequence } from './lut-table.js';
@@ -17,6 +17,35 @@ const NATIVE = new Map<string, string>([
   ['1.2.840.10008.1.2.2', 'Explicit VR Big Endian'],
 ]);
 const RLE = '1.2.840.10008.1.2.5';
+const DEFLATED = '1.2.840.10008.1.2.1.99';
+
+/** How much of a file to offer dcmjs first: the attributes before the pixels fit in it nearly always. */
+const HEAD_BYTES = 256 * 1024;
+
+/**
+ * The attributes up to the top-level Pixel Data, parsed from a copy of the file's first HEAD_BYTES only, or null
+ * when that is not enough (no Pixel Data reached, a parse error at the cut) or the data set is deflated (its
+ * inflated stream cannot be cut): the caller then parses from the whole file, which also gives the real error.
+ */
+function attributesFromHead(bytes: Uint8Array): DcmjsDataSet | null {
+  if (bytes.byteLength <= HEAD_BYTES) return null;
+  try {
+    const head = dcmjs.data.DicomMessage.readFile(bytes.slice(0, HEAD_BYTES).buffer, { noCopy: true, untilTag: '7FE00010', includeUntilTagValue: false });
+    return head.dict['7FE00010'] && head.meta['00020010']?.Value?.[0] !== DEFLATED ? head : null;
+  } catch {
+    return null;
+  }
+}
+
+/** dcmjs's parse of the file, whole or up to the top-level Pixel Data; a parse failure is the file's rejection. */
+function parseDataSet(buffer: ArrayBuffer, file: string, untilPixels: boolean): DcmjsDataSet {
+  try {
+    return dcmjs.data.DicomMessage.readFile(buffer, untilPixels ? { noCopy: true, untilTag: '7FE00010', includeUntilTagValue: false } : { noCopy: true });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new DicomRejection(file, /offset|bounds|range|end of|length|allocated buffer/i.test(why) ? `truncated or damaged DICOM file (${why})` : `unreadable DICOM data set (${why})`);
+  }
+}
 
 function values(dict: Record<string, DcmjsElement>, tag: string): unknown[] {
   return dict[tag]?.Value ?? [];
@@ -46,20 +75,18 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   if (bytes.length < 132 || String.fromCharCode(...bytes.subarray(128, 132)) !== 'DICM') {
     throw new DicomRejection(file, 'not a DICOM file (no "DICM" marker at byte 128: not DICOM Part 10)');
   }
-  let dataSet;
-  try {
-    // dcmjs wants an ArrayBuffer of the file alone; a file read on its own usually is one, so it is not copied
-    // whole. dcmjs 0.52 still copies each element value once, noCopy or not (its getBuffer slices); noCopy saves
-    // the further copy it makes to hand back a bare ArrayBuffer.
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    const buffer = whole ? (bytes.buffer as ArrayBuffer) : (bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-    dataSet = dcmjs.data.DicomMessage.readFile(buffer, { noCopy: true });
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new DicomRejection(file, /offset|bounds|range|end of|length|allocated buffer/i.test(why) ? `truncated or damaged DICOM file (${why})` : `unreadable DICOM data set (${why})`);
-  }
-  const { meta, dict } = dataSet;
-  const transferSyntaxUid = text(meta, '00020010') ?? '1.2.840.10008.1.2';
+  // dcmjs wants an ArrayBuffer of the file alone: a file read on its own is one; a view into a larger (reused)
+  // buffer is copied — only when dcmjs needs more than the attributes before the pixels.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  let exact: ArrayBuffer | null = whole ? (bytes.buffer as ArrayBuffer) : null;
+  const buffer = () => (exact ??= bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  // The attributes first, stopping at the top-level Pixel Data (dcmjs reads sequence items without the stop, so an
+  // icon image's pixels do not end it): native pixels are then found in the file's bytes and used where they lie,
+  // instead of dcmjs copying a 10 MB value. Everything else (deflated, encapsulated, or pixels not found with
+  // confidence) is parsed again in full by dcmjs.
+  let dataSet = (!whole && attributesFromHead(bytes)) || parseDataSet(buffer(), file, true);
+  const transferSyntaxUid = text(dataSet.meta, '00020010') ?? '1.2.840.10008.1.2';
+  const { dict } = dataSet;
   const rows = num(dict, '00280010');
   const columns = num(dict, '00280011');
   const bitsAllocated = num(dict, '00280100');
@@ -81,21 +108,31 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   if (bitsStored < 1 || bitsStored > bitsAllocated) throw new DicomRejection(file, `Bits Stored ${bitsStored} does not fit Bits Allocated ${bitsAllocated}`);
   const pixelRepresentation = num(dict, '00280103') === 1 ? 1 : 0;
 
-  const fragments = pixelFragments(pixelElement.Value ?? []);
-  let raw: Uint8Array;
-  if (NATIVE.has(transferSyntaxUid)) {
-    raw = fragments[0] ?? new Uint8Array(0);
-    // Big endian OW holds 8-bit samples byte-swapped within each word (PS3.5 7.3 / A.2); dcmjs returns the bytes as stored.
-    if (transferSyntaxUid === '1.2.840.10008.1.2.2' && bitsAllocated === 8 && pixelElement.vr === 'OW') raw = swapPairs(raw);
-    if (transferSyntaxUid !== '1.2.840.10008.1.2.1.99' && pixelDataOverruns(bytes, raw.length, transferSyntaxUid)) {
-      throw new DicomRejection(file, `truncated file: Pixel Data declares ${raw.length} bytes but the file ends before them`);
-    }
-  } else if (transferSyntaxUid === RLE) {
-    raw = decodeRle(concat(fragments), rows, columns, bitsAllocated, file);
-  } else {
-    raw = decodeCompressed(transferSyntaxUid, concat(fragments), { rows, columns, bitsAllocated, bitsStored, pixelRepresentation }, file);
-  }
   const expected = rows * columns * (bitsAllocated / 8);
+  const bigEndian = transferSyntaxUid === '1.2.840.10008.1.2.2';
+  let raw: Uint8Array;
+  const inPlace = NATIVE.has(transferSyntaxUid) && transferSyntaxUid !== DEFLATED ? nativePixelData(bytes, transferSyntaxUid, expected) : null;
+  if (inPlace) {
+    if (inPlace.end > bytes.length) throw new DicomRejection(file, `truncated file: Pixel Data declares ${inPlace.end - inPlace.start} bytes but the file ends before them`);
+    raw = bytes.subarray(inPlace.start, inPlace.end);
+    if (bigEndian && bitsAllocated === 8 && inPlace.vr === 'OW') raw = swapPairs(raw);
+  } else {
+    dataSet = parseDataSet(buffer(), file, false);
+    const pixelValue = dataSet.dict['7FE00010'];
+    const fragments = pixelFragments(pixelValue?.Value ?? []);
+    if (NATIVE.has(transferSyntaxUid)) {
+      raw = fragments[0] ?? new Uint8Array(0);
+      // Big endian OW holds 8-bit samples byte-swapped within each word (PS3.5 7.3 / A.2); dcmjs returns the bytes as stored.
+      if (bigEndian && bitsAllocated === 8 && pixelValue?.vr === 'OW') raw = swapPairs(raw);
+      if (transferSyntaxUid !== DEFLATED && pixelDataOverruns(bytes, raw.length, transferSyntaxUid)) {
+        throw new DicomRejection(file, `truncated file: Pixel Data declares ${raw.length} bytes but the file ends before them`);
+      }
+    } else if (transferSyntaxUid === RLE) {
+      raw = decodeRle(concat(fragments), rows, columns, bitsAllocated, file);
+    } else {
+      raw = decodeCompressed(transferSyntaxUid, concat(fragments), { rows, columns, bitsAllocated, bitsStored, pixelRepresentation }, file);
+    }
+  }
   if (raw.length < expected) throw new DicomRejection(file, `truncated pixel data: ${raw.length} bytes where ${rows}×${columns}×${bitsAllocated / 8} = ${expected} are needed`);
 
   const centers = nums(dict, '00281050');
@@ -136,7 +173,7 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
     presentationLutShape: shape === 'INVERSE' ? 'INVERSE' : shape === 'IDENTITY' ? 'IDENTITY' : null,
     ...lutSequences(dict, file, pixelRepresentation, transferSyntaxUid === '1.2.840.10008.1.2.2'),
     frames,
-    ...storedValues(raw, rows * columns, bitsAllocated, bitsStored, pixelRepresentation, transferSyntaxUid === '1.2.840.10008.1.2.2'),
+    ...storedValues(raw, rows * columns, bitsAllocated, bitsStored, pixelRepresentation, bigEndian),
   };
 }
 
@@ -153,6 +190,34 @@ function lutSequences(dict: Record<string, DcmjsElement>, file: string, pixelRep
   const voiLuts = readLutSequence(dict['00283010'], 'VOI LUT Sequence (0028,3010)', negativeModality, bigEndian);
   if (typeof voiLuts === 'string') throw new DicomRejection(file, voiLuts);
   return { modalityLut, voiLuts };
+}
+
+/**
+ * Where the top-level native Pixel Data value lies in the file: the first Pixel Data tag whose header is
+ * well-formed (explicit VR: OB, OW or UN and two zero bytes) and declares at least the image's bytes — an icon
+ * image inside a sequence is smaller, and a chance match in other bytes would also need a plausible header and
+ * length. `end` may lie past the file's end (then the file is truncated). Null when no such element is found: the
+ * caller then lets dcmjs parse the whole file, which also reports a Pixel Data shorter than the image.
+ */
+function nativePixelData(bytes: Uint8Array, transferSyntaxUid: string, minimum: number): { start: number; end: number; vr: string } | null {
+  const bigEndian = transferSyntaxUid === '1.2.840.10008.1.2.2';
+  const explicit = transferSyntaxUid !== '1.2.840.10008.1.2';
+  const tag = bigEndian ? [0x7f, 0xe0, 0x00, 0x10] : [0xe0, 0x7f, 0x10, 0x00];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = bytes.indexOf(tag[0]!, 132); at >= 0 && at + 12 <= bytes.length; at = bytes.indexOf(tag[0]!, at + 1)) {
+    if (bytes[at + 1] !== tag[1] || bytes[at + 2] !== tag[2] || bytes[at + 3] !== tag[3]) continue;
+    let vr = 'OW';
+    let start = at + 8;
+    if (explicit) {
+      vr = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!);
+      if ((vr !== 'OB' && vr !== 'OW' && vr !== 'UN') || bytes[at + 6] !== 0 || bytes[at + 7] !== 0) continue;
+      start = at + 12;
+    }
+    const length = view.getUint32(start - 4, !bigEndian);
+    if (length === 0xffffffff || length < minimum) continue;
+    return { start, end: start + length, vr };
+  }
+  return null;
 }
 
 /**
@@ -229,8 +294,8 @@ function storedValues(raw: Uint8Array, count: number, bitsAllocated: number, bit
   let min = Infinity;
   let max = -Infinity;
   // The common case (unsigned 16-bit little endian on a little-endian machine): the words are masked where they
-  // lie (in dcmjs's copy of the value, or a decoder's output — never shared with the caller as things are; readDicom
-  // reserves the right anyway), in one typed-array pass: no second 10 MB array and no DataView call per pixel.
+  // lie — in the file's own bytes for native pixels (readDicom takes them over), else in dcmjs's copy or the
+  // decoder's output — in one typed-array pass: no second 10 MB array and no DataView call per pixel.
   if (!signed && bitsAllocated === 16 && !bigEndian && LITTLE_ENDIAN_MACHINE && raw.byteLength >= count * 2) {
     const words = raw.byteOffset % 2 === 0 ? new Uint16Array(raw.buffer, raw.byteOffset, count) : new Uint16Array(raw.slice(0, count * 2).buffer);
     for (let i = 0; i < count; i++) {

@@ -50,6 +50,30 @@ function modalityOfPresent(pixels: ArrayLike<number>, extent: { min: number; max
 
 /** DicomImage → greyscale PNG: modality LUT, VOI, polarity, then (if scale ≠ 1) an anti-aliased resize. */
 export async function renderPng(image: DicomImage, options: RenderOptions, file: string): Promise<RenderedPng> {
+  // A second render in the same thread while one runs (not how the converter calls it) gets arrays of its own.
+  const owns = !greyInUse;
+  greyInUse = true;
+  try {
+    return await render(image, options, file, owns);
+  } finally {
+    if (owns) greyInUse = false;
+  }
+}
+
+/**
+ * One full-resolution output array per thread, reused image after image (sharp is done with it once its promise
+ * settles): a fresh 5–10 MB array per film made V8 collect garbage for nearly every file.
+ */
+let greyScratch = new ArrayBuffer(0);
+let greyInUse = false;
+
+function greyBuffer(length: number, bits: 8 | 16): Uint8Array | Uint16Array {
+  const bytes = length * (bits / 8);
+  if (greyScratch.byteLength < bytes) greyScratch = new ArrayBuffer(Math.ceil(bytes * 1.25));
+  return bits === 8 ? new Uint8Array(greyScratch, 0, length) : new Uint16Array(greyScratch, 0, length);
+}
+
+async function render(image: DicomImage, options: RenderOptions, file: string, owns: boolean): Promise<RenderedPng> {
   if (options.window.kind === 'lut' && options.window.index > image.voiLuts.length) {
     throw new DicomRejection(file, `--window lut:${options.window.index}: the file has ${image.voiLuts.length === 0 ? 'no VOI LUT Sequence' : `${image.voiLuts.length} VOI LUT(s)`}`);
   }
@@ -65,7 +89,7 @@ export async function renderPng(image: DicomImage, options: RenderOptions, file:
     // stored values that occur.
     const ends = modality.kind === 'rescale' ? [modalityValue(modality, extent.min), modalityValue(modality, extent.max)] : modalityOfPresent(image.pixels, extent, modality);
     voi = chooseVoi(options.window, image.windows, image.voiLutFunction, ends, modalityRange(image), image.voiLuts);
-    grey = renderStoredThroughLut(image.pixels, extent, modality, voi, inverted, options.bits, voiLutOf(voi));
+    grey = renderStoredThroughLut(image.pixels, extent, modality, voi, inverted, options.bits, voiLutOf(voi), owns ? greyBuffer(image.pixels.length, options.bits) : undefined);
   } else {
     const values = modality.kind === 'rescale' ? modalityLut(image.pixels, modality.slope, modality.intercept) : Float64Array.from(image.pixels, (v) => modalityValue(modality, v));
     voi = chooseVoi(options.window, image.windows, image.voiLutFunction, values, modalityRange(image), image.voiLuts);

@@ -148,12 +148,12 @@ export function storedExtent(stored: ArrayLike<number>): { min: number; max: num
  * pixel, so the output is the same; a 5-megapixel film is a table of a few thousand entries and one array read per
  * pixel instead of a Float64 copy and a function call per pixel.
  */
-export function renderStoredThroughLut(stored: ArrayLike<number>, extent: { min: number; max: number }, modality: ModalityStage, voi: AppliedVoi, invert: boolean, bits: 8 | 16, voiLut?: LutTable): Uint8Array | Uint16Array {
+export function renderStoredThroughLut(stored: ArrayLike<number>, extent: { min: number; max: number }, modality: ModalityStage, voi: AppliedVoi, invert: boolean, bits: 8 | 16, voiLut?: LutTable, into?: Uint8Array | Uint16Array): Uint8Array | Uint16Array {
   const size = extent.max - extent.min + 1;
   const values = new Float64Array(size);
   for (let k = 0; k < size; k++) values[k] = modalityValue(modality, extent.min + k);
   const lut = renderGrey(values, voi, invert, bits, voiLut);
-  const out = bits === 8 ? new Uint8Array(stored.length) : new Uint16Array(stored.length);
+  const out = into ?? (bits === 8 ? new Uint8Array(stored.length) : new Uint16Array(stored.length));
   const offset = extent.min;
   for (let i = 0; i < stored.length; i++) out[i] = lut[stored[i]! - offset]!;
   return out;
