@@ -192,30 +192,44 @@ function lutSequences(dict: Record<string, DcmjsElement>, file: string, pixelRep
   return { modalityLut, voiLuts };
 }
 
+/** One candidate Pixel Data element header in a native file's bytes: where its value starts, its declared length, its VR. */
+interface PixelHeader {
+  start: number;
+  /** null when the file ends inside the header. */
+  length: number | null;
+  vr: string;
+}
+
 /**
- * Where the top-level native Pixel Data value lies in the file: the first Pixel Data tag whose header is
- * well-formed (explicit VR: OB, OW or UN and two zero bytes) and declares at least the image's bytes — an icon
- * image inside a sequence is smaller, and a chance match in other bytes would also need a plausible header and
- * length. `end` may lie past the file's end (then the file is truncated). Null when no such element is found: the
- * caller then lets dcmjs parse the whole file, which also reports a Pixel Data shorter than the image.
+ * Every place in the bytes where a Pixel Data tag (7FE0,0010) appears with a header that can be read as one (explicit
+ * VR: OB, OW or UN and two zero bytes), in file order.
  */
-function nativePixelData(bytes: Uint8Array, transferSyntaxUid: string, minimum: number): { start: number; end: number; vr: string } | null {
+function* pixelDataHeaders(bytes: Uint8Array, transferSyntaxUid: string): Generator<PixelHeader> {
   const bigEndian = transferSyntaxUid === '1.2.840.10008.1.2.2';
   const explicit = transferSyntaxUid !== '1.2.840.10008.1.2';
   const tag = bigEndian ? [0x7f, 0xe0, 0x00, 0x10] : [0xe0, 0x7f, 0x10, 0x00];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = bytes.indexOf(tag[0]!, 132); at >= 0 && at + 12 <= bytes.length; at = bytes.indexOf(tag[0]!, at + 1)) {
+  for (let at = bytes.indexOf(tag[0]!, 132); at >= 0 && at + 4 <= bytes.length; at = bytes.indexOf(tag[0]!, at + 1)) {
     if (bytes[at + 1] !== tag[1] || bytes[at + 2] !== tag[2] || bytes[at + 3] !== tag[3]) continue;
-    let vr = 'OW';
-    let start = at + 8;
-    if (explicit) {
-      vr = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!);
-      if ((vr !== 'OB' && vr !== 'OW' && vr !== 'UN') || bytes[at + 6] !== 0 || bytes[at + 7] !== 0) continue;
-      start = at + 12;
-    }
-    const length = view.getUint32(start - 4, !bigEndian);
-    if (length === 0xffffffff || length < minimum) continue;
-    return { start, end: start + length, vr };
+    // explicit VR: tag, VR, 2 reserved bytes, 4-byte length; implicit VR: tag, 4-byte length
+    const start = explicit ? at + 12 : at + 8;
+    const vr = explicit && at + 6 <= bytes.length ? String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!) : 'OW';
+    if (explicit && at + 8 <= bytes.length && ((vr !== 'OB' && vr !== 'OW' && vr !== 'UN') || bytes[at + 6] !== 0 || bytes[at + 7] !== 0)) continue;
+    yield { start, length: start <= bytes.length ? view.getUint32(start - 4, !bigEndian) : null, vr };
+  }
+}
+
+/**
+ * Where the top-level native Pixel Data value lies in the file: the first well-formed Pixel Data header that
+ * declares at least the image's bytes — an icon image inside a sequence is smaller, and a chance match in other
+ * bytes would also need a plausible header and length. `end` may lie past the file's end (then the file is
+ * truncated). Null when no such element is found: the caller then lets dcmjs parse the whole file, which also
+ * reports a Pixel Data shorter than the image.
+ */
+function nativePixelData(bytes: Uint8Array, transferSyntaxUid: string, minimum: number): { start: number; end: number; vr: string } | null {
+  for (const h of pixelDataHeaders(bytes, transferSyntaxUid)) {
+    if (h.length === null || h.length === 0xffffffff || h.length < minimum) continue;
+    return { start: h.start, end: h.start + h.length, vr: h.vr };
   }
   return null;
 }
@@ -227,18 +241,9 @@ function nativePixelData(bytes: Uint8Array, transferSyntaxUid: string, minimum: 
  * is negligible); when it cannot be found the check says nothing rather than guess.
  */
 function pixelDataOverruns(bytes: Uint8Array, length: number, transferSyntaxUid: string): boolean {
-  const bigEndian = transferSyntaxUid === '1.2.840.10008.1.2.2';
-  const explicit = transferSyntaxUid !== '1.2.840.10008.1.2';
-  const tag = bigEndian ? [0x7f, 0xe0, 0x00, 0x10] : [0xe0, 0x7f, 0x10, 0x00];
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = bytes.indexOf(tag[0]!, 132); at >= 0 && at + 8 <= bytes.length; at = bytes.indexOf(tag[0]!, at + 1)) {
-    if (bytes[at + 1] !== tag[1] || bytes[at + 2] !== tag[2] || bytes[at + 3] !== tag[3]) continue;
-    // explicit VR OB/OW: tag, VR, 2 reserved bytes, 4-byte length; implicit VR: tag, 4-byte length
-    const lengthAt = explicit ? at + 8 : at + 4;
-    if (lengthAt + 4 > bytes.length) return true;
-    const declared = view.getUint32(lengthAt, !bigEndian);
-    if (declared !== length) continue;
-    return lengthAt + 4 + declared > bytes.length;
+  for (const h of pixelDataHeaders(bytes, transferSyntaxUid)) {
+    if (h.length === null) return true;
+    if (h.length === length) return h.start + h.length > bytes.length;
   }
   return false;
 }
