@@ -9,7 +9,7 @@ import { detectLayout } from '../src/dataset/layout.js';
 import { readQuestions } from '../src/dataset/read-dataset.js';
 import { tempDir } from './helpers/records.js';
 import { writeSyntheticRexvqa } from './helpers/synthetic-dataset.js';
-import { FAST_QUEUE, startCxrbench } from './helpers/processes.js';
+import { FAST_QUEUE, killWhileScoring, startCxrbench } from './helpers/processes.js';
 
 
 const cluster = lazyCluster();
@@ -43,14 +43,7 @@ for (const dialect of DIALECTS) {
     form.append('file', new Blob([lines.join('\n')]), 'p.jsonl');
     const upload = await fetch(`http://127.0.0.1:${port}/api/benchmarks/big/submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     assert.equal(upload.status, 202, 'the upload returns once stored, before scoring');
-    let state: string | undefined;
-    for (let i = 0; i < 4000 && state !== 'scoring'; i++) {
-      state = (await submission())?.state;
-      if (state !== 'scoring') await new Promise((r) => setTimeout(r, 5));
-    }
-    assert.equal(state, 'scoring', 'caught the scoring thread at work');
-    server.kill('SIGKILL');
-    await new Promise((r) => server.on('exit', r));
+    await killWhileScoring(server, async () => (await submission())?.state);
     assert.equal(await entries(), 0, 'no entry while scoring');
 
     server = await startServer(dataDir, port, databaseUrl);

@@ -6,7 +6,7 @@ import { loadRrgBenchmarkFromFile } from '../src/board/load-rrg.js';
 import { seededRandom } from '../src/core/seeded-random.js';
 import { createToken, createUser } from '../src/store/accounts.js';
 import { DIALECTS, freshStore, lazyCluster } from './helpers/board.js';
-import { FAST_QUEUE, startCxrbench } from './helpers/processes.js';
+import { FAST_QUEUE, killWhileScoring, startCxrbench } from './helpers/processes.js';
 import { tempDir } from './helpers/records.js';
 
 const cluster = lazyCluster();
@@ -36,14 +36,7 @@ for (const dialect of DIALECTS) {
     form.append('file', new Blob([JSON.stringify(Object.fromEntries(Object.entries(set).map(([id, r]) => [id, { model_prediction: r.section_findings }])))]), 'p.json');
     const upload = await fetch(`http://127.0.0.1:${port}/api/benchmarks/rrg/submissions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     assert.equal(upload.status, 202, await upload.text());
-    let state: string | undefined;
-    for (let i = 0; i < 4000 && state !== 'scoring'; i++) {
-      state = (await submission())?.state;
-      if (state !== 'scoring') await new Promise((r) => setTimeout(r, 5));
-    }
-    assert.equal(state, 'scoring', 'caught the scoring thread at work');
-    server.kill('SIGKILL');
-    await new Promise((r) => server.on('exit', r));
+    await killWhileScoring(server, async () => (await submission())?.state);
     assert.equal((await store.db.selectFrom('entries').select('submission_id').execute()).length, 0, 'no entry while scoring');
     server = await start();
     try {

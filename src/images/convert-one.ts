@@ -22,7 +22,8 @@ export type ConvertResult = { ok: true; png: Uint8Array; entry: ManifestEntry } 
 /**
  * One read buffer per thread, reused file after file: a fresh 10 MB buffer per film made V8 run a full garbage
  * collection for nearly every file (external memory pressure), ~8 ms each. A thread converts one file at a time
- * (the pool's contract), and nothing read from the buffer outlives convertOne: the PNG is a copy.
+ * (the pool's contract), and nothing read from the buffer outlives convertOne: the PNG is a copy. The buffer keeps
+ * the size of the largest file the thread has read (×1.25) until the run ends.
  */
 let scratch = Buffer.allocUnsafeSlow(0);
 let scratchInUse = false;

@@ -92,14 +92,3 @@ export function lookUp(table: LutTable, x: number): number {
   const i = Math.floor(x) - table.firstMapped;
   return table.data[i <= 0 ? 0 : i >= table.data.length ? table.data.length - 1 : i]!;
 }
-
-/** The lowest and highest entry of a table. */
-export function tableExtent(table: LutTable): { low: number; high: number } {
-  let low = Infinity;
-  let high = -Infinity;
-  for (const v of table.data) {
-    if (v < low) low = v;
-    if (v > high) high = v;
-  }
-  return { low, high };
-}

@@ -38,3 +38,19 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   child.kill(signal);
   await exited;
 }
+
+/**
+ * Waits (up to ~20 s) until `state()` says the submission is being scored, then kills `server` with SIGKILL and
+ * waits for it to exit: the crash lands while the scoring thread is at work. Fails the test when it never is.
+ */
+export async function killWhileScoring(server: ChildProcess, state: () => Promise<string | undefined>): Promise<void> {
+  let now: string | undefined;
+  for (let i = 0; i < 4000 && now !== 'scoring'; i++) {
+    now = await state();
+    if (now !== 'scoring') await new Promise((r) => setTimeout(r, 5));
+  }
+  if (now !== 'scoring') throw new Error(`never caught the scoring thread at work (last state ${now ?? 'none'})`);
+  const exited = new Promise((r) => server.once('exit', r));
+  server.kill('SIGKILL');
+  await exited;
+}
