@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { AnswerJudge, JudgeItem, JudgeVerdict } from '../core/extraction.js';
 import type { GenerationParams, Prediction } from '../core/model-io.js';
 import type { AdapterSpec, ModelAdapter } from '../models/adapter.js';
-import { JournalIndex, JournalWriter } from '../runner/journal.js';
-import { ConcurrencyLimiter } from '../runner/limiter.js';
+import { askJournaled, type AskStats } from '../runner/ask-journaled.js';
 import type { RetryPolicy } from '../runner/retry.js';
-import { sendWithRetries } from '../runner/send.js';
 import { buildJudgeRequest, JUDGE_PROMPT_SHA256, parseJudgeReply } from './judge-prompt.js';
 
 /** Settings of an answer judge. */
@@ -28,13 +24,8 @@ export interface AnswerJudgeOptions {
   onDecided?: (done: number, total: number) => void;
 }
 
-/** What one call to `decide` did, for messages. */
-export interface JudgeStats {
-  asked: number;
-  cached: number;
-  failed: number;
-  skipped: number;
-}
+/** What the judge did, for messages. */
+export type JudgeStats = AskStats;
 
 const DEFAULTS = {
   concurrency: 8,
@@ -83,87 +74,17 @@ export class EndpointAnswerJudge implements AnswerJudge {
   }
 
   async decide(items: readonly JudgeItem[], signal?: AbortSignal): Promise<Map<string, JudgeVerdict>> {
-    const { journalFile, offline } = this.settings;
-    mkdirSync(dirname(journalFile), { recursive: true });
-    const journal = JournalIndex.open(journalFile);
     const keys = new Map(items.map((item) => [item.id, this.keyOf(item)]));
-    // Ask each distinct key once; keys with a reply in the journal are not asked again (failures are).
-    const toAsk = new Map<string, JudgeItem>();
+    const itemOf = new Map(items.map((item) => [keys.get(item.id)!, item]));
+    const { onDecided, params, ...asking } = this.settings;
+    const answers = await askJournaled(keys.values(), (key) => buildJudgeRequest(itemOf.get(key)!, key, params), { ...asking, role: 'judge', ...(onDecided ? { onAnswered: onDecided } : {}) }, this.stats, signal);
+    const verdicts = new Map<string, JudgeVerdict>();
     for (const item of items) {
-      const key = keys.get(item.id)!;
-      const entry = journal.get(key);
-      if (entry && !entry.failed) this.stats.cached++;
-      else if (!offline && !toAsk.has(key)) toAsk.set(key, item);
+      const answer = answers.get(keys.get(item.id)!);
+      if (!answer) continue; // offline, or stopped before this item: not decided
+      verdicts.set(item.id, 'notAsked' in answer ? { kind: 'failed', error: answer.notAsked } : verdictOf(answer.prediction));
     }
-    const failedNow = new Map<string, string>();
-    if (toAsk.size > 0) await this.ask(toAsk, journal, failedNow, signal);
-    const reader = journal.reader();
-    try {
-      const verdicts = new Map<string, JudgeVerdict>();
-      for (const item of items) {
-        const key = keys.get(item.id)!;
-        const skippedBecause = failedNow.get(key);
-        if (skippedBecause !== undefined) {
-          verdicts.set(item.id, { kind: 'failed', error: skippedBecause });
-          continue;
-        }
-        const prediction = reader.read(key);
-        if (!prediction) continue; // offline, or stopped before this item: not decided
-        verdicts.set(item.id, verdictOf(prediction));
-      }
-      return verdicts;
-    } finally {
-      reader.close();
-    }
-  }
-
-  private async ask(toAsk: Map<string, JudgeItem>, journal: JournalIndex, failedNow: Map<string, string>, signal?: AbortSignal): Promise<void> {
-    const { adapter, retry, timeoutMs, params, concurrency, giveUpAfterFailures, onDecided } = this.settings;
-    const writer = new JournalWriter(this.settings.journalFile);
-    const limiter = new ConcurrencyLimiter(concurrency, false);
-    const stop = new AbortController();
-    signal?.addEventListener('abort', () => stop.abort(), { once: true });
-    let failuresInARow = 0;
-    let gaveUp: string | null = null;
-    let done = 0;
-    const inFlight = new Set<Promise<void>>();
-    try {
-      for (const [key, item] of toAsk) {
-        const release = await limiter.acquire();
-        if (stop.signal.aborted || gaveUp !== null) {
-          release();
-          if (gaveUp !== null) failedNow.set(key, gaveUp);
-          continue;
-        }
-        const task = (async () => {
-          try {
-            const prediction = await sendWithRetries(buildJudgeRequest(item, key, params), undefined, { adapter, retry, timeoutMs, limiter, stop: stop.signal, random: Math.random });
-            if (prediction === null) {
-              if (gaveUp !== null) failedNow.set(key, gaveUp);
-              return;
-            }
-            journal.set(key, writer.append(prediction));
-            this.stats.asked++;
-            if (prediction.error) {
-              this.stats.failed++;
-              if (++failuresInARow >= giveUpAfterFailures && gaveUp === null) {
-                gaveUp = `judge unavailable: ${failuresInARow} requests in a row failed (last: ${prediction.error.kind}: ${prediction.error.message}); not asked`;
-                stop.abort();
-              }
-            } else failuresInARow = 0;
-            onDecided?.(++done, toAsk.size);
-          } finally {
-            release();
-          }
-        })();
-        const tracked = task.finally(() => inFlight.delete(tracked));
-        inFlight.add(tracked);
-      }
-      await Promise.all(inFlight);
-    } finally {
-      writer.close();
-    }
-    this.stats.skipped += failedNow.size;
+    return verdicts;
   }
 }
 
