@@ -37,24 +37,31 @@ export function addJudgeOptions(command: Command): Command {
     }, 60);
 }
 
+/**
+ * A helper model (an answer judge, GREEN's judge) named on the command line: a language model behind an endpoint,
+ * `openai:<model id>` with endpoint URLs or `preset:<name>`. Errors name the option (`flag`).
+ */
+export async function endpointModel(flag: string, role: string, spec: string, endpoints: string[], apiKeyEnv: string | undefined): Promise<ModelAdapter> {
+  const kind = spec.split(':', 1)[0];
+  if (kind !== 'openai' && kind !== 'preset') {
+    throw new CxrError('bad-option', `${flag} ${spec}: a ${role} is a language model behind an endpoint: openai:<model id> with ${flag}-endpoint <base URL>, or preset:<name>`);
+  }
+  const endpoint = { endpoint: endpoints, ...(apiKeyEnv ? { apiKeyEnv } : {}), header: [], query: [], systemPrompt: true, imageDetail: null };
+  try {
+    return (await resolveModel(spec, endpoint, 0, () => null)).adapter;
+  } catch (error) {
+    if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, flag));
+    throw error;
+  }
+}
+
 /** The judge a command's flags ask for (null without `--judge`), journaling to `journalFile`. Only model endpoints can judge. */
 export async function judgeFromFlags(flags: JudgeFlags, journalFile: string): Promise<EndpointAnswerJudge | null> {
   if (!flags.judge) {
     if (flags.judgeEndpoint.length > 0 || flags.judgeApiKeyEnv) throw new CxrError('bad-option', '--judge-endpoint and --judge-api-key-env need --judge <spec>');
     return null;
   }
-  const kind = flags.judge.split(':', 1)[0];
-  if (kind !== 'openai' && kind !== 'preset') {
-    throw new CxrError('bad-option', `--judge ${flags.judge}: a judge is a language model behind an endpoint: openai:<model id> with --judge-endpoint <base URL>, or preset:<name>`);
-  }
-  const endpoint = { endpoint: flags.judgeEndpoint, ...(flags.judgeApiKeyEnv ? { apiKeyEnv: flags.judgeApiKeyEnv } : {}), header: [], query: [], systemPrompt: true, imageDetail: null };
-  let adapter: ModelAdapter;
-  try {
-    adapter = (await resolveModel(flags.judge, endpoint, 0, () => null)).adapter;
-  } catch (error) {
-    if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, '--judge'));
-    throw error;
-  }
+  const adapter = await endpointModel('--judge', 'judge', flags.judge, flags.judgeEndpoint, flags.judgeApiKeyEnv);
   return new EndpointAnswerJudge({ adapter, journalFile, concurrency: flags.judgeConcurrency, timeoutMs: flags.judgeTimeout * 1000 });
 }
 
