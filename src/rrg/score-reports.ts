@@ -1,6 +1,7 @@
 import { seededRandom } from '../core/seeded-random.js';
 import { quantile } from '../score/intervals.js';
 import { sentenceBleu } from './bleu.js';
+import { greenOf, readGreenReply, type GreenReading } from './green.js';
 import { bertScoreF1, greenScore, radGraphCombined, sembScore } from './model-metrics.js';
 import { radcliqV1, rankingValue } from './radcliq.js';
 import { rateScore } from './ratescore.js';
@@ -38,7 +39,11 @@ export interface RrgResults {
   not_computed: Partial<Record<MetricName, string>>;
   /** What ReXrank ranks by: 1/mean RadCliQ-v1, or the mean itself when it is ≤ 0 (then said so). */
   ranking: { value: number; kind: 'inverse' | 'radcliq' } | null;
-  studies: { id: string; values: Partial<Record<MetricName, number>> }[];
+  studies: { id: string; values: Partial<Record<MetricName, number>>; green?: GreenReading }[];
+  /** Studies whose GREEN reply has none of GREEN's sections (scored 0, as GREEN scores them). */
+  green_unreadable: string[];
+  /** Studies the GREEN judge gave no reply for (then GREEN is not computed; a rerun asks about these only). */
+  green_failed: string[];
   /** Studies with a missing or empty prediction (scored as an empty report). */
   empty_predictions: string[];
   settings: { resamples: number; seed: number; backend: string | null };
@@ -100,11 +105,31 @@ export async function scoreReports(pairs: readonly ReportPair[], options: { metr
       perStudy.set('radgraph', pairs.map((_, i) => radGraphCombined(r[i]!, c[i]!)));
     } else notComputed.radgraph = `not computed: RadGraph needs the RadGraph (DyGIE++) model — ${HOW_TO_ENABLE}`;
   }
+  const greenReadings = new Map<string, GreenReading>();
+  const greenUnreadable: string[] = [];
+  const greenFailed: string[] = [];
   if (want.has('green')) {
-    if (backend?.greenCounts) {
-      const counts = await backend.greenCounts(pairs.map((p) => ({ reference: p.reference, candidate: p.prediction })));
-      perStudy.set('green', counts.map(greenScore));
-    } else notComputed.green = `not computed: GREEN needs its 7B judge — ${HOW_TO_ENABLE}`;
+    if (backend?.greenJudgements) {
+      const judged = await backend.greenJudgements(pairs.map((p) => ({ reference: p.reference, candidate: p.prediction })));
+      const failed: string[] = [];
+      judged.forEach((j, i) => {
+        if (!('failed' in j)) return;
+        greenFailed.push(pairs[i]!.id);
+        failed.push(`${pairs[i]!.id} (${j.failed})`);
+      });
+      if (failed.length > 0) {
+        notComputed.green = `not computed: the GREEN judge gave no reply for ${failed.length} of ${pairs.length} studies: ${failed.slice(0, 3).join('; ')}${failed.length > 3 ? '; …' : ''}. Rerun the same command to ask again (replies already given are kept)`;
+      } else {
+        perStudy.set('green', judged.map((j, i) => {
+          if ('counts' in j) return greenScore(j.counts);
+          if (!('reply' in j)) throw new Error('unreachable: failed judgements were handled above');
+          const reading = readGreenReply(j.reply);
+          greenReadings.set(pairs[i]!.id, reading);
+          if (!reading.readable) greenUnreadable.push(pairs[i]!.id);
+          return greenOf(reading);
+        }));
+      }
+    } else notComputed.green = 'not computed: GREEN needs its judge — give --green openai:<model> --green-endpoint <url> (GREEN-RadLlama2-7b served by vLLM, say), or a scoring service with --service <url> (docs/rrg.md)';
   }
   if (want.has('ratescore')) {
     if (backend?.ratescoreEntities) {
@@ -136,7 +161,12 @@ export async function scoreReports(pairs: readonly ReportPair[], options: { metr
     metrics,
     not_computed: notComputed,
     ranking: metrics.radcliq_v1 ? rankingValue(metrics.radcliq_v1.mean) : null,
-    studies: pairs.map((p, i) => ({ id: p.id, values: Object.fromEntries(shown.map((m) => [m, perStudy.get(m)![i]!])) })),
+    studies: pairs.map((p, i) => {
+      const green = greenReadings.get(p.id);
+      return { id: p.id, values: Object.fromEntries(shown.map((m) => [m, perStudy.get(m)![i]!])), ...(green ? { green } : {}) };
+    }),
+    green_unreadable: greenUnreadable,
+    green_failed: greenFailed,
     empty_predictions: options.emptyPredictions ?? [],
     settings: { resamples, seed, backend: backend?.name ?? null },
   };

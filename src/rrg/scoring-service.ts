@@ -15,11 +15,14 @@ export interface ModelMetricBackend {
   reportEmbeddings?(texts: string[]): Promise<number[][]>;
   /** The RadGraph of each text. */
   radGraphs?(texts: string[]): Promise<RadGraph[]>;
-  /** GREEN's counts for each (reference, candidate) pair. */
-  greenCounts?(pairs: { reference: string; candidate: string }[]): Promise<{ matched: number; significantErrors: number }[]>;
+  /** GREEN's judgement of each (reference, candidate) pair: the judge's reply, read here (green.ts). */
+  greenJudgements?(pairs: { reference: string; candidate: string }[]): Promise<GreenJudgement[]>;
   /** RaTEScore's entities of each text: RaTE-NER's entities (text, type) with their BioLORD [CLS] embeddings. */
   ratescoreEntities?(texts: string[]): Promise<RateEntity[][]>;
 }
+
+/** GREEN's judgement of one pair as a backend gives it: the judge's reply (read here), counts a service read itself, or why there is none. */
+export type GreenJudgement = { reply: string } | { counts: { matched: number; significantErrors: number } } | { failed: string };
 
 /** A service answered 404 for a model: it does not run that network (older services have no /ratescore). */
 export class ServiceLacksModel extends Error {}
@@ -29,7 +32,11 @@ const Schemas = {
   bertscore: z.object({ embeddings: z.array(z.array(Vector)) }),
   chexbert: z.object({ embeddings: z.array(Vector) }),
   radgraph: z.object({ graphs: z.array(z.object({ entities: z.array(z.object({ text: z.string(), label: z.string() })), relations: z.array(z.object({ source: z.number().int().min(0), target: z.number().int().min(0), type: z.string() })) })) }),
-  green: z.object({ counts: z.array(z.object({ matched: z.number().int().min(0), significant_errors: z.number().int().min(0) })) }),
+  // The judge's own replies (read here, as GREEN reads them), or counts a service read itself (the first protocol).
+  green: z.union([
+    z.object({ replies: z.array(z.string()) }),
+    z.object({ counts: z.array(z.object({ matched: z.number().int().min(0), significant_errors: z.number().int().min(0) })) }),
+  ]),
   ratescore: z.object({
     entities: z.array(z.array(z.object({
       text: z.string(),
@@ -80,8 +87,9 @@ export class HttpScoringService implements ModelMetricBackend {
     return this.post('radgraph', { texts }, texts.length, (r: z.infer<typeof Schemas.radgraph>) => r.graphs);
   }
 
-  greenCounts(pairs: { reference: string; candidate: string }[]): Promise<{ matched: number; significantErrors: number }[]> {
-    return this.post('green', { pairs }, pairs.length, (r: z.infer<typeof Schemas.green>) => r.counts.map((c) => ({ matched: c.matched, significantErrors: c.significant_errors })));
+  greenJudgements(pairs: { reference: string; candidate: string }[]): Promise<GreenJudgement[]> {
+    return this.post('green', { pairs }, pairs.length, (r: z.infer<typeof Schemas.green>): GreenJudgement[] =>
+      'replies' in r ? r.replies.map((reply) => ({ reply })) : r.counts.map((c) => ({ counts: { matched: c.matched, significantErrors: c.significant_errors } })));
   }
 
   ratescoreEntities(texts: string[]): Promise<RateEntity[][]> {

@@ -25,8 +25,9 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // reader studies and expert review (docs/board.md): people read and rate questions over the store
   study: ['core', 'dataset', 'extract', 'score', 'store', 'board'],
   review: ['core', 'dataset', 'score', 'store', 'study'],
-  // report generation metrics (docs/rrg.md): BLEU-2, ROUGE-L, RadCliQ here; model metrics' arithmetic over a backend
-  rrg: ['core', 'score'],
+  // report generation metrics (docs/rrg.md): BLEU-2, ROUGE-L, RadCliQ here; model metrics' arithmetic over a backend;
+  // GREEN's judge is a model endpoint asked through the runner's sender and journal, as the answer judge is
+  rrg: ['core', 'score', 'models', 'runner'],
   // DICOM → PNG (docs/images.md): decode, modality/VOI transforms, resize, manifest
   images: ['core'],
   cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi', 'study', 'review', 'rrg', 'images'],

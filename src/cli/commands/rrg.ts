@@ -1,12 +1,14 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { CxrError } from '../../core/errors.js';
+import { CxrError, EXIT } from '../../core/errors.js';
 import { renderTable } from '../../report/text-table.js';
 import { readReportPairs, TRACKS, type Track } from '../../rrg/report-pairs.js';
 import { METRICS, scoreReports, type MetricName, type RrgResults } from '../../rrg/score-reports.js';
 import { OnnxBackend } from '../../rrg/onnx-backend.js';
+import { GreenJudge } from '../../rrg/green-judge.js';
 import { HttpScoringService, type ModelMetricBackend } from '../../rrg/scoring-service.js';
+import { endpointModel } from '../judge-options.js';
 import { wholeNumber } from '../option-parsers.js';
 import { readTextFile } from '../read-text-file.js';
 import { parseFormat } from '../output-format.js';
@@ -31,8 +33,31 @@ function onnxFolder(path: string | undefined, option: string): string | undefine
   return path;
 }
 
-/** Each model metric from the ONNX backend when its folder is given, else from the scoring service, else none. */
-function backendOf(opts: { service?: string; onnxBertscore?: string; onnxChexbert?: string; onnxRatescoreNer?: string; onnxRatescoreEncoder?: string }): { backend: ModelMetricBackend | null; close: () => Promise<void> } {
+/** The GREEN judge flags of `rrg score`. */
+interface GreenFlags {
+  green?: string;
+  greenEndpoint: string[];
+  greenApiKeyEnv?: string;
+  greenConcurrency: number;
+  greenTimeout: number;
+  greenMaxTokens: number;
+  greenJournal?: string;
+}
+
+async function greenJudgeOf(flags: GreenFlags, pred: string): Promise<GreenJudge | null> {
+  if (!flags.green) {
+    if (flags.greenEndpoint.length > 0 || flags.greenApiKeyEnv || flags.greenJournal) throw new CxrError('bad-option', '--green-endpoint, --green-api-key-env and --green-journal need --green <spec>');
+    return null;
+  }
+  const adapter = await endpointModel('--green', 'GREEN judge', flags.green, flags.greenEndpoint, flags.greenApiKeyEnv);
+  return new GreenJudge({ adapter, journalFile: flags.greenJournal ?? `${pred}.green-journal.jsonl`, concurrency: flags.greenConcurrency, timeoutMs: flags.greenTimeout * 1000, maxTokens: flags.greenMaxTokens });
+}
+
+/**
+ * Each model metric from the first source that has it: GREEN from its judge endpoint (--green); BERTScore,
+ * SembScore and RaTEScore from their ONNX folders; then the scoring service; else none ("not computed").
+ */
+function backendOf(opts: { service?: string; onnxBertscore?: string; onnxChexbert?: string; onnxRatescoreNer?: string; onnxRatescoreEncoder?: string }, greenJudge: GreenJudge | null): { backend: ModelMetricBackend | null; close: () => Promise<void> } {
   const service = opts.service ? new HttpScoringService(opts.service) : null;
   const folders = {
     bertscore: onnxFolder(opts.onnxBertscore, '--onnx-bertscore'),
@@ -41,19 +66,21 @@ function backendOf(opts: { service?: string; onnxBertscore?: string; onnxChexber
     ratescoreEncoder: onnxFolder(opts.onnxRatescoreEncoder, '--onnx-ratescore-encoder'),
   };
   const onnx = Object.values(folders).some((f) => f !== undefined) ? new OnnxBackend(folders) : null;
+  const judge: ModelMetricBackend | null = greenJudge ? { name: `GREEN judge ${greenJudge.spec.name}`, greenJudgements: (pairs) => greenJudge.judge(pairs) } : null;
+  const sources = [judge, onnx, service].filter((b): b is ModelMetricBackend => b !== null);
   const close = async () => onnx?.close();
-  if (!onnx || !service) return { backend: onnx ?? service, close };
-  return {
-    backend: {
-      name: `${onnx.name} + ${service.name}`,
-      tokenEmbeddings: onnx.tokenEmbeddings ?? ((texts) => service.tokenEmbeddings(texts)),
-      reportEmbeddings: onnx.reportEmbeddings ?? ((texts) => service.reportEmbeddings(texts)),
-      radGraphs: (texts) => service.radGraphs(texts),
-      greenCounts: (pairs) => service.greenCounts(pairs),
-      ratescoreEntities: onnx.ratescoreEntities ?? ((texts) => service.ratescoreEntities(texts)),
-    },
-    close,
+  if (sources.length <= 1) return { backend: sources[0] ?? null, close };
+  // Bound to its source: the backends are classes whose methods use `this`.
+  const first = <K extends 'tokenEmbeddings' | 'reportEmbeddings' | 'radGraphs' | 'greenJudgements' | 'ratescoreEntities'>(method: K): ModelMetricBackend[K] => {
+    const source = sources.find((b) => b[method] !== undefined);
+    return source ? (source[method] as (...args: never[]) => unknown).bind(source) as ModelMetricBackend[K] : undefined;
   };
+  const backend: ModelMetricBackend = { name: sources.map((b) => b.name).join(' + ') };
+  for (const method of ['tokenEmbeddings', 'reportEmbeddings', 'radGraphs', 'greenJudgements', 'ratescoreEntities'] as const) {
+    const bound = first(method);
+    if (bound) (backend as unknown as Record<string, unknown>)[method] = bound;
+  }
+  return { backend, close };
 }
 
 function parseMetrics(value: string): MetricName[] {
@@ -71,7 +98,9 @@ function jsonOf(results: RrgResults, track: Track): unknown {
     ranking: results.ranking,
     not_computed: results.not_computed,
     empty_predictions: results.empty_predictions,
-    studies: results.studies.map((s) => ({ id: s.id, ...s.values })),
+    green_unreadable: results.green_unreadable,
+    green_failed: results.green_failed,
+    studies: results.studies.map((s) => ({ id: s.id, ...s.values, ...(s.green ? { green_counts: { matched: s.green.matched, significant: s.green.significant, insignificant: s.green.insignificant } } : {}) })),
     settings: results.settings,
   };
 }
@@ -86,6 +115,7 @@ function tableOf(results: RrgResults, format: 'table' | 'md' | 'csv', asked: rea
   let out = renderTable({ headers: ['metric', 'mean', '95% CI (bootstrap over studies)', 'n'], rows, numeric: [false, true, false, true] }, format);
   if (format !== 'csv') {
     for (const [m, why] of Object.entries(results.not_computed)) out += `${m}: ${why}\n`;
+    if (results.green_unreadable.length) out += `${results.green_unreadable.length} GREEN repl${results.green_unreadable.length === 1 ? 'y has' : 'ies have'} none of GREEN's sections and scored 0, as GREEN scores them: ${results.green_unreadable.slice(0, 5).join(', ')}${results.green_unreadable.length > 5 ? ', …' : ''}\n`;
     if (results.empty_predictions.length) out += `${results.empty_predictions.length} stud${results.empty_predictions.length === 1 ? 'y has' : 'ies have'} an empty or missing prediction, scored as an empty report: ${results.empty_predictions.slice(0, 5).join(', ')}${results.empty_predictions.length > 5 ? ', …' : ''}\n`;
   }
   return out;
@@ -105,15 +135,28 @@ export function registerRrg(program: Command): void {
     .option('--onnx-chexbert <dir>', 'SembScore from a local ONNX export of CheXbert (model.onnx + tokenizer.json), run here on the CPU; wins over --service')
     .option('--onnx-ratescore-ner <dir>', "RaTEScore's RaTE-NER token classifier as a local ONNX export (model.onnx + tokenizer.json + config.json); with --onnx-ratescore-encoder, wins over --service")
     .option('--onnx-ratescore-encoder <dir>', "RaTEScore's entity encoder (BioLORD-2023-C) as a local ONNX export (model.onnx + tokenizer.json); with --onnx-ratescore-ner")
+    .option('--green <spec>', 'GREEN from its judge behind an OpenAI-compatible endpoint: openai:<model id> with --green-endpoint (StanfordAIMI/GREEN-RadLlama2-7b served by vLLM, say), or preset:<name>; the replies are read here. Wins over --service')
+    .option('--green-endpoint <url>', 'base URL of the GREEN judge; repeat to load-balance', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--green-api-key-env <name>', "environment variable holding the GREEN judge's API key")
+    .option('--green-concurrency <n>', 'GREEN judge requests in flight at most', wholeNumber('--green-concurrency', 1, 1024), 8)
+    .option('--green-timeout <seconds>', 'per GREEN judge request', wholeNumber('--green-timeout', 1, 86_400), 300)
+    .option('--green-max-tokens <n>', 'new tokens per GREEN reply at most', wholeNumber('--green-max-tokens', 64, 32_768), 2048)
+    .option('--green-journal <file>', "the GREEN judge's replies, kept so a rerun asks nothing twice (default: <pred>.green-journal.jsonl)")
     .option('--resamples <n>', 'bootstrap resamples', wholeNumber('--resamples', 100, 100_000), 1000)
     .option('--seed <n>', 'bootstrap seed', wholeNumber('--seed', 0, 2 ** 31 - 1), 0)
     .option('--format <format>', 'table | md | csv | json', 'table')
-    .action(async (opts: { pred: string; ref?: string; track: string; metrics: string; service?: string; onnxBertscore?: string; onnxChexbert?: string; onnxRatescoreNer?: string; onnxRatescoreEncoder?: string; resamples: number; seed: number; format: string }) => {
+    .action(async (opts: { pred: string; ref?: string; track: string; metrics: string; service?: string; onnxBertscore?: string; onnxChexbert?: string; onnxRatescoreNer?: string; onnxRatescoreEncoder?: string; resamples: number; seed: number; format: string } & GreenFlags, command: Command) => {
       const format = parseFormat(opts.format, ['table', 'md', 'csv', 'json'] as const);
       const track = parseFormat(opts.track, TRACKS, '--track');
-      const metrics = parseMetrics(opts.metrics);
+      let metrics = parseMetrics(opts.metrics);
+      if (opts.green && !metrics.includes('green')) {
+        // Asking for the judge is asking for GREEN; an explicit list without it is a contradiction worth stopping on.
+        if (command.getOptionValueSource('metrics') !== 'default') throw new CxrError('bad-option', `--green ${opts.green} is given but --metrics ${opts.metrics} does not include green`);
+        metrics = [...metrics, 'green'];
+      }
       if (opts.service !== undefined && !/^https?:\/\/\S+$/.test(opts.service)) throw new CxrError('bad-option', `--service ${opts.service}: expected an http(s) URL`);
-      const { backend, close } = backendOf(opts);
+      const greenJudge = await greenJudgeOf(opts, opts.pred);
+      const { backend, close } = backendOf(opts, greenJudge);
       const read = readReportPairs(readTextFile(opts.pred, '--pred'), basename(opts.pred), track, opts.ref ? { content: readTextFile(opts.ref, '--ref'), fileName: basename(opts.ref) } : undefined);
       if (read.problems.length > 0) {
         throw new CxrError('unreadable-file', `${opts.pred}: ${read.problems.length} problem(s), nothing scored:\n  ${read.problems.slice(0, 20).join('\n  ')}${read.problems.length > 20 ? `\n  … and ${read.problems.length - 20} more` : ''}`);
@@ -127,6 +170,12 @@ export function registerRrg(program: Command): void {
       } finally {
         await close();
       }
+      if (greenJudge) {
+        const s = greenJudge.stats;
+        process.stderr.write(`GREEN judge ${greenJudge.spec.name}: ${s.asked} asked now, ${s.cached} from its journal (${greenJudge.journalFile}), ${s.failed} failed${s.skipped ? `, ${s.skipped} not asked (judge unavailable)` : ''}\n`);
+      }
       process.stdout.write(format === 'json' ? `${JSON.stringify(jsonOf(results, track), null, 2)}\n` : tableOf(results, format, metrics));
+      // Scored, but not every study has its GREEN: say so in the exit code too, as an evaluation with failed requests does.
+      if (results.green_failed.length > 0) process.exitCode = EXIT.withErrors;
     });
 }
