@@ -137,3 +137,37 @@ test('rrg score green through a scoring service: its judge replies read here; a 
     await service.close();
   }
 });
+
+test('board: GREEN from the judge the environment names — scored into the entry; a judge failing on a study fails the attempt without a word of the references, and the retry asks about that study only; bad settings are refused by variable', async () => {
+  const { boardGreenConfig, scoreRrgUpload } = await import('../src/board/rrg-entries.js');
+  const references = new Map(Object.entries(STUDIES).map(([id, s]) => [id, s.section_findings]));
+  const upload = JSON.stringify(Object.fromEntries(Object.entries(STUDIES).map(([id, s]) => [id, { model_prediction: s.model_prediction }])));
+  const journalDir = tempDir();
+  const env = { CXRBENCH_RRG_GREEN: 'openai:StanfordAIMI/GREEN-RadLlama2-7b', CXRBENCH_RRG_GREEN_JOURNAL_DIR: journalDir };
+  const flaky = await startFakeOpenAI({ reply: judgeReply, fault: (_, r) => (reportsOf(r.text).candidate.startsWith('Cardiomegaly') ? '400' : null) });
+  const saved = { ...process.env };
+  try {
+    Object.assign(process.env, env, { CXRBENCH_RRG_GREEN_ENDPOINT: flaky.url });
+    delete process.env.CXRBENCH_RRG_SERVICE;
+    await assert.rejects(scoreRrgUpload(upload, 'rexrank-json', { track: 'findings' }, references, { resamples: 100, seed: 0, submissionId: 'sub-1' }), (error: Error) => {
+      assert.equal(error.message, 'the GREEN judge gave no reply for 1 of 4 studies; scoring is retried, asking about those only');
+      return true;
+    });
+    const before = server.requests.length;
+    process.env.CXRBENCH_RRG_GREEN_ENDPOINT = server.url;
+    const entry = await scoreRrgUpload(upload, 'rexrank-json', { track: 'findings' }, references, { resamples: 100, seed: 0, submissionId: 'sub-1' });
+    assert.equal(server.requests.length, before + 1, 'the retry asks about the failed study only');
+    assert.ok(Math.abs(entry.metrics.green!.mean - (1 + 2 / 3) / 4) < 1e-12);
+    assert.equal(entry.ranking.by, 'bleu', 'GREEN alone does not make RadCliQ-v1');
+    assert.match(entry.backend!, /GREEN judge StanfordAIMI\/GREEN-RadLlama2-7b/);
+
+    assert.throws(() => boardGreenConfig({ CXRBENCH_RRG_GREEN: 'green-7b' }), /CXRBENCH_RRG_GREEN=green-7b: expected openai:<model id>/);
+    assert.throws(() => boardGreenConfig({ CXRBENCH_RRG_GREEN: 'openai:m' }), /CXRBENCH_RRG_GREEN_ENDPOINT is not/);
+    assert.throws(() => boardGreenConfig({ CXRBENCH_RRG_GREEN: 'openai:m', CXRBENCH_RRG_GREEN_ENDPOINT: 'ftp://x' }), /CXRBENCH_RRG_GREEN_ENDPOINT: ftp:\/\/x is not an http\(s\) URL/);
+    assert.equal(boardGreenConfig({}), null);
+  } finally {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+    await flaky.close();
+  }
+});

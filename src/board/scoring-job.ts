@@ -28,7 +28,7 @@ export function scoringHandler(store: Store, worker: string, settings: ScoreSett
     try {
       const benchmark = await benchmarkById(store, submission.benchmark_id);
       if (benchmark?.kind === 'rrg') {
-        const metrics = await scoreRrgUpload(submission.content, submission.format as PredictionFormat, benchmark, await referencesOf(store, benchmark.id), settings);
+        const metrics = await scoreRrgUpload(submission.content, submission.format as PredictionFormat, benchmark, await referencesOf(store, benchmark.id), { ...settings, submissionId });
         // A report-generation entry: ranked by its ranking value; no per-item results (no tiers on continuous scores).
         await completeSubmission(store, submissionId, {
           benchmark_id: submission.benchmark_id, metrics_json: JSON.stringify(metrics), rexrank_overall: metrics.ranking.value, micro_accuracy: metrics.metrics.bleu?.mean ?? 0,

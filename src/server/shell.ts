@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { boardGreenConfig } from '../board/rrg-entries.js';
 import { CxrError, EXIT } from '../core/errors.js';
 import { DEFAULT_SCORE_SETTINGS } from '../board/score-submission.js';
 import { openJobQueue } from '../jobs/open-queue.js';
@@ -36,6 +37,11 @@ function poolSettings() {
  * it with `migrateFirst`), its scoring queue, and `threads` scoring threads.
  */
 export async function startBoardServices(options: { dataDir: string; migrateFirst: boolean; threads: number; label: string; log: (level: string, message: string) => void }): Promise<BoardServices> {
+  // GREEN's judge keeps its replies under the data folder (scoring threads inherit the environment); a wrong
+  // setting stops the server here, naming the variable, rather than failing every report-generation scoring.
+  if (process.env.CXRBENCH_RRG_GREEN && !process.env.CXRBENCH_RRG_GREEN_JOURNAL_DIR) process.env.CXRBENCH_RRG_GREEN_JOURNAL_DIR = join(options.dataDir, 'green-journal');
+  const green = boardGreenConfig();
+  if (green) options.log('info', `GREEN judge ${green.model} at ${green.endpoints.join(', ')}; replies kept in ${green.journalDir}`);
   const store = await openStore({ databaseUrl: process.env.DATABASE_URL, sqliteFile: join(options.dataDir, 'board.sqlite') });
   try {
     if (options.migrateFirst) await migrate(store);
