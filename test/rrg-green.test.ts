@@ -116,6 +116,12 @@ test('rrg score --green options: the judge adds GREEN to the default metrics, co
   const baseline = await runCli(['rrg', 'score', '--pred', pred, '--green', 'baseline:random', '--metrics', 'green']);
   assert.equal(baseline.code, 2);
   assert.match(baseline.stderr, /--green baseline:random: a GREEN judge is a language model behind an endpoint/);
+  const noEndpoint = await runCli(['rrg', 'score', '--pred', pred, '--green', 'openai:m']);
+  assert.equal(noEndpoint.code, 2);
+  assert.match(noEndpoint.stderr, /--green openai:m needs --green-endpoint <base URL>/, 'the message names this command\'s flag');
+  const notUrl = await runCli(['rrg', 'score', '--pred', pred, '--green', 'openai:m', '--green-endpoint', 'localhost:8000']);
+  assert.equal(notUrl.code, 2);
+  assert.match(notUrl.stderr, /--green-endpoint localhost:8000: not an http\(s\) URL/);
   const orphan = await runCli(['rrg', 'score', '--pred', pred, '--green-endpoint', server.url]);
   assert.equal(orphan.code, 2);
   assert.match(orphan.stderr, /--green-endpoint, --green-api-key-env and --green-journal need --green <spec>/);

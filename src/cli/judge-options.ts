@@ -46,11 +46,14 @@ export async function endpointModel(flag: string, role: string, spec: string, en
   if (kind !== 'openai' && kind !== 'preset') {
     throw new CxrError('bad-option', `${flag} ${spec}: a ${role} is a language model behind an endpoint: openai:<model id> with ${flag}-endpoint <base URL>, or preset:<name>`);
   }
+  // A base URL without its scheme ("localhost:8000") parses as a URL of scheme "localhost:"; say so before any request.
+  for (const e of endpoints) if (!/^https?:\/\/\S+$/i.test(e)) throw new CxrError('bad-option', `${flag}-endpoint ${e}: not an http(s) URL (expected e.g. http://127.0.0.1:8000/v1)`);
   const endpoint = { endpoint: endpoints, ...(apiKeyEnv ? { apiKeyEnv } : {}), header: [], query: [], systemPrompt: true, imageDetail: null };
   try {
     return (await resolveModel(spec, endpoint, 0, () => null)).adapter;
   } catch (error) {
-    if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, flag));
+    // The model's messages name --model, --endpoint and --api-key-env; here they are this helper's flags.
+    if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, flag).replace(/--(endpoint|api-key-env)\b/g, `${flag}-$1`));
     throw error;
   }
 }
