@@ -79,7 +79,9 @@ export function boardGreenConfig(env: NodeJS.ProcessEnv = process.env): BoardGre
   for (const e of endpoints) if (!/^https?:\/\/\S+$/.test(e)) throw new CxrError('bad-option', `CXRBENCH_RRG_GREEN_ENDPOINT: ${e} is not an http(s) URL`);
   // The server sets it to <data dir>/green-journal; a one-off scoring outside a server keeps its replies in the temp folder.
   const journalDir = env.CXRBENCH_RRG_GREEN_JOURNAL_DIR || join(tmpdir(), 'cxrbench-green-journal');
-  return { model, endpoints, apiKeyEnv: env.CXRBENCH_RRG_GREEN_API_KEY_ENV || null, journalDir };
+  const apiKeyEnv = env.CXRBENCH_RRG_GREEN_API_KEY_ENV || null;
+  if (apiKeyEnv && !env[apiKeyEnv]) throw new CxrError('bad-option', `CXRBENCH_RRG_GREEN_API_KEY_ENV names ${apiKeyEnv}, which is not set`);
+  return { model, endpoints, apiKeyEnv, journalDir };
 }
 
 /** The judge for one submission: its replies journaled in a file of its own, so a retried job asks only what is missing. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cleanGreenReply, firstWords, greenOf, greenPrompt, greenPromptFor, readGreenReply } from './green.js';
+import { cleanGreenReply, firstWords, GREEN_PROMPT_SHA256, greenOf, greenPromptFor, readGreenReply } from './green.js';
 
 const NONE6 = [0, 0, 0, 0, 0, 0];
 
@@ -76,7 +76,7 @@ test('GREEN reads the judge\'s reply as green.py does: a labelled set of replies
 
 test('GREEN cleans a decoded generation as process_responses does: what follows the last <|assistant|>, without </s> and <unk>', () => {
   assert.equal(cleanGreenReply('<|user|>\nprompt</s>\n<|assistant|>\n[Matched Findings]:\n1. W.</s><unk>'), '\n[Matched Findings]:\n1. W.');
-  assert.equal(cleanGreenReply('[Matched Findings]:\n1. W.</s>'), '[Matched Findings]:\n1. W.</s>', 'without the marker the reply is kept as is');
+  assert.equal(cleanGreenReply('[Matched Findings]:\n1. W.</s>'), '[Matched Findings]:\n1. W.', 'a served reply has no marker: the tokens go all the same, as GREEN always removes them');
   assert.equal(greenOf(readGreenReply('<|assistant|> [Clinically Significant Errors]:\n(a) X: 9.\n\n<|assistant|>\n[Matched Findings]:\n2. W.')), 1, 'only the last turn is read');
 });
 
@@ -90,5 +90,7 @@ test("GREEN's prompt: the reports after a 200-word cut on white space, placed wo
   assert.ok(prompt.includes('\n    2. Reference Report:\n    Small left effusion.\n\n    3. Candidate Report:\n    w0 w1 '));
   assert.ok(prompt.includes(' w199\n\n    4. Reporting Your Assessment:'));
   assert.ok(!prompt.includes('w200'));
+  // sha256 of GREEN's own make_prompt('{reference}', '{candidate}') (green_score/utils.py at 146649a4), computed with Python.
+  assert.equal(GREEN_PROMPT_SHA256, '62ff3675597dd0994584f5b08cd33076bc5d74c72de27cf0124b0a9dac8aad0f', 'the template is GREEN\'s, character for character');
   assert.ok(prompt.endsWith('<The number of matched findings>. <Finding 1>; <Finding 2>; ...; <Finding n>\n    ```\n'));
 });

@@ -112,10 +112,15 @@ export interface GreenReading {
   readable: boolean;
 }
 
-/** GREEN's cleaning of a generated reply (utils.py process_responses): keep what follows the last "<|assistant|>". */
+/**
+ * GREEN's cleaning of a generated reply (utils.py process_responses): keep what follows the last "<|assistant|>",
+ * without "</s>" and "<unk>". GREEN decodes prompt and reply together, so the marker is always there and the two
+ * tokens are always removed; a served reply is the generation alone, so they are removed whether or not it has one.
+ */
 export function cleanGreenReply(reply: string): string {
-  if (!reply.includes('<|assistant|>')) return reply;
-  return reply.slice(reply.lastIndexOf('<|assistant|>') + '<|assistant|>'.length).replaceAll('</s>', '').replaceAll('<unk>', '');
+  const marker = '<|assistant|>';
+  const turn = reply.includes(marker) ? reply.slice(reply.lastIndexOf(marker) + marker.length) : reply;
+  return turn.replaceAll('</s>', '').replaceAll('<unk>', '');
 }
 
 /**

@@ -40,7 +40,7 @@ export interface RrgResults {
   /** What ReXrank ranks by: 1/mean RadCliQ-v1, or the mean itself when it is ≤ 0 (then said so). */
   ranking: { value: number; kind: 'inverse' | 'radcliq' } | null;
   studies: { id: string; values: Partial<Record<MetricName, number>>; green?: GreenReading }[];
-  /** Studies whose GREEN reply has none of GREEN's sections (scored 0, as GREEN scores them). */
+  /** Studies whose GREEN reply has none of GREEN's sections, or a count too large to be one (scored 0). */
   green_unreadable: string[];
   /** Studies the GREEN judge gave no reply for (then GREEN is not computed; a rerun asks about these only). */
   green_failed: string[];

@@ -44,13 +44,14 @@ export type JournaledAnswer = { prediction: Prediction } | { notAsked: string };
 export async function askJournaled(keys: Iterable<string>, requests: (key: string) => ModelRequest, settings: JournaledAskSettings, stats: AskStats, signal?: AbortSignal): Promise<Map<string, JournaledAnswer>> {
   mkdirSync(dirname(settings.journalFile), { recursive: true });
   const journal = JournalIndex.open(settings.journalFile);
-  const wanted = [...new Set(keys)];
-  const toAsk: string[] = [];
-  for (const key of wanted) {
+  const all = [...keys];
+  const wanted = [...new Set(all)];
+  // Counted per key given, repeats included (what was answered from the journal); asked once per distinct key.
+  for (const key of all) {
     const entry = journal.get(key);
     if (entry && !entry.failed) stats.cached++;
-    else if (!settings.offline) toAsk.push(key);
   }
+  const toAsk = settings.offline ? [] : wanted.filter((key) => !(journal.get(key) && !journal.get(key)!.failed));
   const notAsked = toAsk.length > 0 ? await ask(toAsk, requests, journal, settings, stats, signal) : new Map<string, string>();
   const reader = journal.reader();
   try {
@@ -76,6 +77,8 @@ async function ask(toAsk: readonly string[], requests: (key: string) => ModelReq
   const writer = new JournalWriter(settings.journalFile);
   const limiter = new ConcurrencyLimiter(concurrency, false);
   const stop = new AbortController();
+  // A run stopped before asking asks nothing: an already-aborted signal never fires its listener.
+  if (signal?.aborted) stop.abort();
   signal?.addEventListener('abort', () => stop.abort(), { once: true });
   let failuresInARow = 0;
   let gaveUp: string | null = null;

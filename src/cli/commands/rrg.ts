@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { CxrError, EXIT } from '../../core/errors.js';
 import { renderTable } from '../../report/text-table.js';
@@ -49,8 +49,18 @@ async function greenJudgeOf(flags: GreenFlags, pred: string): Promise<GreenJudge
     if (flags.greenEndpoint.length > 0 || flags.greenApiKeyEnv || flags.greenJournal) throw new CxrError('bad-option', '--green-endpoint, --green-api-key-env and --green-journal need --green <spec>');
     return null;
   }
+  // Presets are the image-language models of the evaluation, not GREEN's judge.
+  if (!flags.green.startsWith('openai:')) throw new CxrError('bad-option', `--green ${flags.green}: GREEN's judge is a language model behind an OpenAI-compatible endpoint: openai:<model id> with --green-endpoint <base URL>`);
   const adapter = await endpointModel('--green', 'GREEN judge', flags.green, flags.greenEndpoint, flags.greenApiKeyEnv);
-  return new GreenJudge({ adapter, journalFile: flags.greenJournal ?? `${pred}.green-journal.jsonl`, concurrency: flags.greenConcurrency, timeoutMs: flags.greenTimeout * 1000, maxTokens: flags.greenMaxTokens });
+  const journalFile = flags.greenJournal ?? `${pred}.green-journal.jsonl`;
+  // Before anything is scored: a journal that cannot be written would otherwise fail after the other metrics.
+  try {
+    mkdirSync(dirname(journalFile), { recursive: true });
+    closeSync(openSync(journalFile, 'a'));
+  } catch (error) {
+    throw new CxrError('bad-option', `${flags.greenJournal ? '--green-journal' : 'the GREEN journal (default <pred>.green-journal.jsonl)'} ${journalFile}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give --green-journal <file> in a writable folder`);
+  }
+  return new GreenJudge({ adapter, journalFile, concurrency: flags.greenConcurrency, timeoutMs: flags.greenTimeout * 1000, maxTokens: flags.greenMaxTokens });
 }
 
 /**
@@ -115,7 +125,7 @@ function tableOf(results: RrgResults, format: 'table' | 'md' | 'csv', asked: rea
   let out = renderTable({ headers: ['metric', 'mean', '95% CI (bootstrap over studies)', 'n'], rows, numeric: [false, true, false, true] }, format);
   if (format !== 'csv') {
     for (const [m, why] of Object.entries(results.not_computed)) out += `${m}: ${why}\n`;
-    if (results.green_unreadable.length) out += `${results.green_unreadable.length} GREEN repl${results.green_unreadable.length === 1 ? 'y has' : 'ies have'} none of GREEN's sections and scored 0, as GREEN scores them: ${results.green_unreadable.slice(0, 5).join(', ')}${results.green_unreadable.length > 5 ? ', …' : ''}\n`;
+    if (results.green_unreadable.length) out += `${results.green_unreadable.length} GREEN repl${results.green_unreadable.length === 1 ? 'y has' : 'ies have'} none of GREEN's sections (or a count too large to be one) and scored 0: ${results.green_unreadable.slice(0, 5).join(', ')}${results.green_unreadable.length > 5 ? ', …' : ''}\n`;
     if (results.empty_predictions.length) out += `${results.empty_predictions.length} stud${results.empty_predictions.length === 1 ? 'y has' : 'ies have'} an empty or missing prediction, scored as an empty report: ${results.empty_predictions.slice(0, 5).join(', ')}${results.empty_predictions.length > 5 ? ', …' : ''}\n`;
   }
   return out;
@@ -125,17 +135,17 @@ function tableOf(results: RrgResults, format: 'table' | 'md' | 'csv', asked: rea
 export function registerRrg(program: Command): void {
   const rrg = program.command('rrg').description('radiology report generation: ReXrank V1.0 metrics');
   rrg.command('score')
-    .description('score generated reports: BLEU-2 and ROUGE-L here; BERTScore, SembScore, RadGraph, GREEN, RaTEScore through a scoring service (BERTScore, SembScore and RaTEScore also from local ONNX models); RadCliQ-v1 from them')
+    .description('score generated reports: BLEU-2 and ROUGE-L here; BERTScore, SembScore, RadGraph, GREEN, RaTEScore through a scoring service (BERTScore, SembScore and RaTEScore also from local ONNX models, GREEN from its judge behind an endpoint); RadCliQ-v1 from them')
     .requiredOption('--pred <file>', "predictions: ReXrank's RRG JSON (keyed by study, with model_prediction and the reference sections) or JSONL {id, prediction, reference}")
     .option('--ref <file>', "references in a separate ReXrank JSON (then --pred needs only model_prediction; ids must match)")
     .option('--track <track>', 'findings | findings-impression (the reference text of the track)', 'findings-impression')
-    .option('--metrics <list>', 'comma-separated', DEFAULT_METRICS)
+    .option('--metrics <list>', 'comma-separated (--green adds green to the default)', DEFAULT_METRICS)
     .option('--service <url>', 'a scoring service for the model-based metrics (protocol in docs/rrg.md)')
     .option('--onnx-bertscore <dir>', 'BERTScore from a local ONNX export (model.onnx + tokenizer.json), run here on the CPU; wins over --service')
     .option('--onnx-chexbert <dir>', 'SembScore from a local ONNX export of CheXbert (model.onnx + tokenizer.json), run here on the CPU; wins over --service')
     .option('--onnx-ratescore-ner <dir>', "RaTEScore's RaTE-NER token classifier as a local ONNX export (model.onnx + tokenizer.json + config.json); with --onnx-ratescore-encoder, wins over --service")
     .option('--onnx-ratescore-encoder <dir>', "RaTEScore's entity encoder (BioLORD-2023-C) as a local ONNX export (model.onnx + tokenizer.json); with --onnx-ratescore-ner")
-    .option('--green <spec>', 'GREEN from its judge behind an OpenAI-compatible endpoint: openai:<model id> with --green-endpoint (StanfordAIMI/GREEN-RadLlama2-7b served by vLLM, say), or preset:<name>; the replies are read here. Wins over --service')
+    .option('--green <spec>', 'GREEN from its judge behind an OpenAI-compatible endpoint: openai:<model id> with --green-endpoint (StanfordAIMI/GREEN-RadLlama2-7b served by vLLM, say); the replies are read here. Wins over --service')
     .option('--green-endpoint <url>', 'base URL of the GREEN judge; repeat to load-balance', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--green-api-key-env <name>', "environment variable holding the GREEN judge's API key")
     .option('--green-concurrency <n>', 'GREEN judge requests in flight at most', wholeNumber('--green-concurrency', 1, 1024), 8)
