@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import { openAICompatibleAdapter } from '../models/openai-compatible.js';
 import { GreenJudge } from '../rrg/green-judge.js';
-import { HttpScoringService, type ModelMetricBackend } from '../rrg/scoring-service.js';
+import { firstOfBackends, HttpScoringService } from '../rrg/scoring-service.js';
 import { rrgReferences, type Benchmark } from '../store/benchmarks.js';
 import type { Store } from '../store/connect.js';
 import type { SubmissionProblem } from './score-submission.js';
@@ -104,9 +104,7 @@ export async function scoreRrgUpload(content: string, format: PredictionFormat, 
   const service = boardScoringService();
   const greenConfig = boardGreenConfig();
   const judge = greenConfig ? boardGreenJudge(greenConfig, options.submissionId ?? 'cli') : null;
-  const backend: ModelMetricBackend | null = judge
-    ? { name: [`GREEN judge ${greenConfig!.model}`, service?.name].filter(Boolean).join(' + '), ...(service ? bindAll(service) : {}), greenJudgements: (pairs) => judge.judge(pairs) }
-    : service;
+  const backend = firstOfBackends([judge ? { name: `GREEN judge ${judge.spec.name}`, greenJudgements: (pairs) => judge.judge(pairs) } : null, service]);
   const metrics: MetricName[] = service ? ['bleu', 'rouge_l', ...MODEL_METRICS, 'radcliq_v1'] : judge ? ['bleu', 'rouge_l', 'green'] : ['bleu', 'rouge_l'];
   const results = await scoreReports(read.pairs, { metrics, backend, resamples: options.resamples, seed: options.seed, emptyPredictions: read.emptyPredictions });
   // Counts only: a judge's error text could quote what it was sent, and the references are hidden.
@@ -115,14 +113,4 @@ export async function scoreRrgUpload(content: string, format: PredictionFormat, 
     ? { value: results.ranking.value, by: results.ranking.kind === 'inverse' ? 'inverse-radcliq' : 'radcliq' }
     : { value: results.metrics.bleu!.mean, by: 'bleu' };
   return { kind: 'rrg', track, metrics: results.metrics, not_computed: results.not_computed, ranking, n: read.pairs.length, emptyPredictions: read.emptyPredictions.length, backend: results.settings.backend };
-}
-
-/** A service's model methods bound to it (it is a class whose methods use `this`). */
-function bindAll(service: HttpScoringService): Omit<ModelMetricBackend, 'name'> {
-  return {
-    tokenEmbeddings: (texts) => service.tokenEmbeddings(texts),
-    reportEmbeddings: (texts) => service.reportEmbeddings(texts),
-    radGraphs: (texts) => service.radGraphs(texts),
-    ratescoreEntities: (texts) => service.ratescoreEntities(texts),
-  };
 }

@@ -24,6 +24,23 @@ export interface ModelMetricBackend {
 /** GREEN's judgement of one pair as a backend gives it: the judge's reply (read here), counts a service read itself, or why there is none. */
 export type GreenJudgement = { reply: string } | { counts: { matched: number; significantErrors: number } } | { failed: string };
 
+const MODEL_METHODS = ['tokenEmbeddings', 'reportEmbeddings', 'radGraphs', 'greenJudgements', 'ratescoreEntities'] as const;
+
+/**
+ * One backend from several, in order of preference: each model method from the first source that has it (bound to
+ * it: sources are classes whose methods use `this`). Null without sources.
+ */
+export function firstOfBackends(sources: readonly (ModelMetricBackend | null)[]): ModelMetricBackend | null {
+  const present = sources.filter((b): b is ModelMetricBackend => b !== null);
+  if (present.length <= 1) return present[0] ?? null;
+  const combined: Record<string, unknown> = { name: present.map((b) => b.name).join(' + ') };
+  for (const method of MODEL_METHODS) {
+    const source = present.find((b) => b[method] !== undefined);
+    if (source) combined[method] = (source[method] as (...args: never[]) => unknown).bind(source);
+  }
+  return combined as unknown as ModelMetricBackend;
+}
+
 /** A service answered 404 for a model: it does not run that network (older services have no /ratescore). */
 export class ServiceLacksModel extends Error {}
 

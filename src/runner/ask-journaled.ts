@@ -46,12 +46,10 @@ export async function askJournaled(keys: Iterable<string>, requests: (key: strin
   const journal = JournalIndex.open(settings.journalFile);
   const all = [...keys];
   const wanted = [...new Set(all)];
+  const answered = (key: string) => journal.get(key)?.failed === false;
   // Counted per key given, repeats included (what was answered from the journal); asked once per distinct key.
-  for (const key of all) {
-    const entry = journal.get(key);
-    if (entry && !entry.failed) stats.cached++;
-  }
-  const toAsk = settings.offline ? [] : wanted.filter((key) => !(journal.get(key) && !journal.get(key)!.failed));
+  stats.cached += all.filter(answered).length;
+  const toAsk = settings.offline ? [] : wanted.filter((key) => !answered(key));
   const notAsked = toAsk.length > 0 ? await ask(toAsk, requests, journal, settings, stats, signal) : new Map<string, string>();
   const reader = journal.reader();
   try {

@@ -7,7 +7,7 @@ import { readReportPairs, TRACKS, type Track } from '../../rrg/report-pairs.js';
 import { METRICS, scoreReports, type MetricName, type RrgResults } from '../../rrg/score-reports.js';
 import { OnnxBackend } from '../../rrg/onnx-backend.js';
 import { GreenJudge } from '../../rrg/green-judge.js';
-import { HttpScoringService, type ModelMetricBackend } from '../../rrg/scoring-service.js';
+import { firstOfBackends, HttpScoringService, type ModelMetricBackend } from '../../rrg/scoring-service.js';
 import { endpointModel } from '../judge-options.js';
 import { wholeNumber } from '../option-parsers.js';
 import { readTextFile } from '../read-text-file.js';
@@ -77,20 +77,7 @@ function backendOf(opts: { service?: string; onnxBertscore?: string; onnxChexber
   };
   const onnx = Object.values(folders).some((f) => f !== undefined) ? new OnnxBackend(folders) : null;
   const judge: ModelMetricBackend | null = greenJudge ? { name: `GREEN judge ${greenJudge.spec.name}`, greenJudgements: (pairs) => greenJudge.judge(pairs) } : null;
-  const sources = [judge, onnx, service].filter((b): b is ModelMetricBackend => b !== null);
-  const close = async () => onnx?.close();
-  if (sources.length <= 1) return { backend: sources[0] ?? null, close };
-  // Bound to its source: the backends are classes whose methods use `this`.
-  const first = <K extends 'tokenEmbeddings' | 'reportEmbeddings' | 'radGraphs' | 'greenJudgements' | 'ratescoreEntities'>(method: K): ModelMetricBackend[K] => {
-    const source = sources.find((b) => b[method] !== undefined);
-    return source ? (source[method] as (...args: never[]) => unknown).bind(source) as ModelMetricBackend[K] : undefined;
-  };
-  const backend: ModelMetricBackend = { name: sources.map((b) => b.name).join(' + ') };
-  for (const method of ['tokenEmbeddings', 'reportEmbeddings', 'radGraphs', 'greenJudgements', 'ratescoreEntities'] as const) {
-    const bound = first(method);
-    if (bound) (backend as unknown as Record<string, unknown>)[method] = bound;
-  }
-  return { backend, close };
+  return { backend: firstOfBackends([judge, onnx, service]), close: async () => onnx?.close() };
 }
 
 function parseMetrics(value: string): MetricName[] {
