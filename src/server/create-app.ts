@@ -15,6 +15,7 @@ import { LeaderboardCache } from './leaderboard-cache.js';
 import { WindowLimiter } from './rate-limit.js';
 import { registerAccounts } from './routes/accounts.js';
 import { registerAdmin } from './routes/admin.js';
+import { registerApiDocs } from './routes/api-docs.js';
 import { registerApi } from './routes/api.js';
 import { registerPages } from './routes/pages.js';
 import { registerStudyHost } from './routes/study-host.js';
@@ -131,6 +132,7 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
   registerAccounts(app, ctx);
   registerAdmin(app, ctx);
   registerApi(app, ctx);
+  registerApiDocs(app);
   registerStudyHost(app, ctx);
   registerStudyReader(app, ctx);
   registerViewerAssets(app);

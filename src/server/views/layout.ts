@@ -20,7 +20,7 @@ ${viewer ? html`<a href="/submissions">My submissions</a> <a href="/reviews">Rev
 <form method="post" action="/logout" class="inline"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Sign out ${viewer.name}</button></form>`
     : options.people ? '' : html`<a href="/login">Sign in</a> <a href="/signup">Sign up</a>`}
 </nav></header><main>${body}</main>
-<footer>${options.people ? 'Reader studies and reviews: answers are saved as you give them; only the host sees results before a study closes.' : 'Scores computed by cxrbench with the same extraction and scorer as the command line. Only aggregate results are shown.'}</footer></body></html>`.text;
+<footer>${options.people ? 'Reader studies and reviews: answers are saved as you give them; only the host sees results before a study closes.' : html`Scores computed by cxrbench with the same extraction and scorer as the command line. Only aggregate results are shown. <a href="/api/docs">API</a>`}</footer></body></html>`.text;
 }
 
 /** Formats an accuracy as a percentage with one decimal. */
