@@ -6,7 +6,13 @@ import { join } from 'node:path';
 
 const BIN = process.env.CXRBENCH_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
-/** A private PostgreSQL cluster on 127.0.0.1 for one test file: its URL and how to stop it. */
+/**
+ * The environment variable through which the test runner (scripts/run-tests.ts) hands every test file the URL of
+ * the one cluster it started for the run: files then make databases in it instead of starting a cluster each.
+ */
+export const SHARED_CLUSTER_ENV = 'CXRBENCH_TEST_PG_URL';
+
+/** A private PostgreSQL cluster on 127.0.0.1: its URL (database `postgres`) and how to stop it. */
 export interface PostgresCluster {
   url: string;
   stop(): void;
@@ -34,10 +40,14 @@ function asPostgres(command: string, args: string[]): void {
 }
 
 /**
- * Starts a throwaway cluster: initdb into a temp dir, pg_ctl on a free port on 127.0.0.1 only (no Unix socket
- * clash with a system server), trust auth for the local test user. Stop it in an `after` hook.
+ * The run's shared cluster when the test runner started one (stopping it is the runner's job, so `stop` does
+ * nothing), else a throwaway cluster of this file's own: initdb into a temp dir, pg_ctl on a free port on
+ * 127.0.0.1 only (no Unix socket clash with a system server), trust auth for the local test user. Stop it in an
+ * `after` hook.
  */
-export async function startPostgres(): Promise<PostgresCluster> {
+export async function startPostgres(options: { maxConnections?: number } = {}): Promise<PostgresCluster> {
+  const shared = process.env[SHARED_CLUSTER_ENV];
+  if (shared) return { url: shared, stop() {} };
   if (!existsSync(join(BIN, 'initdb'))) throw new Error(`PostgreSQL 15 binaries not found in ${BIN} (apt-get install postgresql-15), or set CXRBENCH_PG_BIN`);
   const dir = mkdtempSync(join(tmpdir(), 'cxrbench-pg-'));
   const data = join(dir, 'data');
@@ -48,7 +58,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
   }
   asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
-  asPostgres('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -h 127.0.0.1 -k ${dir} -F -c fsync=off -c full_page_writes=off`, 'start']);
+  asPostgres('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -h 127.0.0.1 -k ${dir} -F -c fsync=off -c full_page_writes=off -c max_connections=${options.maxConnections ?? 100}`, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
