@@ -338,7 +338,7 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
-  '0007-study-publish-consent': {
+  '0008-study-publish-consent': {
     async up(db: Kysely<unknown>) {
       // Readers are told before they start whether their scores may go public; studies made before are "no".
       await db.schema.alterTable('studies').addColumn('publish_scores', 'integer', (c) => c.notNull().defaultTo(0)).execute();
