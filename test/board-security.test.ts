@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import { apiUpload, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
 import { openApiDocument } from '../src/server/openapi.js';
 import { crawl } from './helpers/crawl.js';
-import { openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
+import { casesInReaderOrder, openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
 import { studyItems } from '../src/store/studies.js';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { createReviewQueue } from '../src/review/create-queue.js';
@@ -104,7 +104,10 @@ test('security: a reader crawling an open study sees no gold, no explanation, no
     const items = await studyItems(board.store, id);
     const first = await readerCookie(board.app, tokens[0]!);
     const firstCsrf = await readerCsrf(board.app, id, first);
-    for (const item of items) await board.app.inject({ method: 'POST', url: `/read/${id}/api/save`, headers: { cookie: first, 'x-csrf-token': firstCsrf }, payload: { position: item.position, answer: item.gold, confidence: 5, visitId: 'first-reader-visit', elapsedMs: 5 } });
+    for (const item of await casesInReaderOrder(board.store, id, tokens[0]!)) {
+      const saved = await board.app.inject({ method: 'POST', url: `/read/${id}/api/save`, headers: { cookie: first, 'x-csrf-token': firstCsrf }, payload: { position: item.position, answer: item.gold, confidence: 5, visitId: 'first-reader-visit', elapsedMs: 5 } });
+      assert.equal(saved.statusCode, 200, 'the first reader answers every case, in their order');
+    }
     const second = await readerCookie(board.app, tokens[1]!);
     const pages = await crawl(board.app, [`/read/${id}`, `/read/${id}/case/1`, `/read/${id}/finish`, `/read/${id}/results`, '/studies', `/studies/${id}`, `/studies/${id}/results`, `/studies/${id}/export/key.jsonl`, `/studies/${id}/results/kappa.svg`], () => ({ cookie: second }));
     assert.ok(pages.some((p) => p.url.includes('/img/') && p.status === 200), 'the crawler fetched the case images');

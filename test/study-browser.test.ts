@@ -11,7 +11,7 @@ import { listStudies, studyItems, type StudyItem } from '../src/store/studies.js
 import { storeBenchmarkImages } from '../src/study/benchmark-images.js';
 import { keepScreenshot, launchChromium, seriousViolations, signUpInBrowser } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster } from './helpers/board.js';
-import { openDemoStudy } from './helpers/study.js';
+import { casesInReaderOrder, hostSession, openDemoStudy } from './helpers/study.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
@@ -25,14 +25,27 @@ async function tabTo(page: Page, id: string, limit = 80): Promise<void> {
   throw new Error(`#${id} never took the focus`);
 }
 
-/** Answers the open case with the keyboard: a letter key (or digit), then N. Returns the letter. */
-async function answerByKeyboard(page: Page, items: StudyItem[], pick: (item: StudyItem) => string, useDigit: boolean): Promise<string> {
+/** Waits until the case page's status line says `pattern` (what was saved, or why not). */
+async function statusSays(page: Page, pattern: RegExp): Promise<void> {
+  await page.waitForFunction((source) => new RegExp(source).test(document.getElementById('save-status')?.textContent ?? ''), pattern.source);
+}
+
+/**
+ * Answers the open case with the keyboard: a letter key, then — as the review's reader did on every case — a digit
+ * for the confidence. Returns the letter.
+ */
+async function answerByKeyboard(page: Page, items: StudyItem[], pick: (item: StudyItem) => string, confidence: number | null): Promise<string> {
   const position = Number(await page.getAttribute('#answer-form', 'data-position'));
   const item = items.find((i) => i.position === position)!;
   const letter = pick(item);
-  await page.keyboard.press(useDigit ? String('ABCD'.indexOf(letter) + 1) : letter.toLowerCase());
-  assert.equal(await page.locator('input[name=answer]:checked').getAttribute('value'), letter);
-  await page.waitForFunction(() => /Saved at/.test(document.getElementById('save-status')?.textContent ?? ''));
+  await page.keyboard.press(letter.toLowerCase());
+  await statusSays(page, new RegExp(`^Answer ${letter} · saved at `));
+  if (confidence !== null) {
+    await page.keyboard.press(String(confidence));
+    await statusSays(page, new RegExp(`^Answer ${letter}, confidence ${confidence} · saved at `));
+  }
+  assert.equal(await page.locator('input[name=answer]:checked').getAttribute('value'), letter, 'a digit never changes the answer');
+  assert.equal(await page.locator('input[name=confidence]:checked').count(), confidence === null ? 0 : 1);
   return letter;
 }
 
@@ -98,10 +111,13 @@ for (const dialect of DIALECTS) {
       await page.waitForTimeout(300);
       assert.match(page.url(), /\/case\/1$/);
       const typed = new Map<number, string>();
+      const rated = new Map<number, number | null>();
       const pick = (item: StudyItem) => (item.position % 3 === 0 ? 'ABCD'[('ABCD'.indexOf(item.gold) + 1) % 4]! : item.gold);
       for (let k = 1; k <= 12; k++) {
-        const letter = await answerByKeyboard(page, items, pick, k % 2 === 0);
+        const confidence = k % 2 === 0 ? 1 + (k % 5) : null;
+        const letter = await answerByKeyboard(page, items, pick, confidence);
         typed.set(Number(await page.getAttribute('#answer-form', 'data-position')), letter);
+        rated.set(Number(await page.getAttribute('#answer-form', 'data-position')), confidence);
         await Promise.all([page.waitForURL(new RegExp(`/case/${k + 1}$`)), page.keyboard.press(k % 3 === 0 ? 'ArrowRight' : 'n')]);
       }
       // Previous, by keyboard, shows the saved answer.
@@ -121,18 +137,20 @@ for (const dialect of DIALECTS) {
       await tabTo(page, 'continue');
       await Promise.all([page.waitForURL(/\/case\/13$/), page.keyboard.press('Enter')]);
       for (let k = 13; k <= 20; k++) {
-        const letter = await answerByKeyboard(page, items, pick, false);
+        const letter = await answerByKeyboard(page, items, pick, 4);
         typed.set(Number(await page.getAttribute('#answer-form', 'data-position')), letter);
+        rated.set(Number(await page.getAttribute('#answer-form', 'data-position')), 4);
         await Promise.all([page.waitForURL(k === 20 ? /\/finish$/ : new RegExp(`/case/${k + 1}$`)), page.keyboard.press('n')]);
       }
       assert.equal(await page.locator('#my-answers tbody tr').count(), 20);
       assert.deepEqual(await seriousViolations(page), [], 'axe-core on the finish page');
       await tabTo(page, 'submit-my-answers');
       await Promise.all([page.waitForURL(new RegExp(`/read/${studyId}$`)), page.keyboard.press('Enter')]);
-      assert.match((await page.textContent('.notice')) ?? '', /You submitted your answers/);
+      assert.match((await page.textContent('.notice[role=status]')) ?? '', /You submitted your answers/);
       const reader = (await studyReaders(board.store, studyId))[0]!;
       const stored = await readerAnswers(board.store, reader.id);
       assert.deepEqual(new Map([...stored].map(([p, a]) => [p, a.answer])), typed, 'every keyboard answer is in the database');
+      assert.deepEqual(new Map([...stored].map(([p, a]) => [p, a.confidence])), rated, 'and every confidence typed after it');
       assert.ok(reader.submitted_at);
 
       // A model on the same items (reads the key for all but every 4th case), then the host closes the study.
@@ -183,10 +201,10 @@ test('two tabs of one reader on one case, in Chromium: the later choice stays; t
     const position = Number(await first.getAttribute('#answer-form', 'data-position'));
     await first.bringToFront();
     await first.keyboard.press('a');
-    await first.waitForFunction(() => /Saved at/.test(document.getElementById('save-status')?.textContent ?? ''));
+    await statusSays(first, /saved at/);
     await second.bringToFront();
     await second.keyboard.press('c');
-    await second.waitForFunction(() => /Saved at/.test(document.getElementById('save-status')?.textContent ?? ''));
+    await statusSays(second, /saved at/);
     // Both tabs stay open past a timer tick (every 5 s of time on the case).
     await first.bringToFront();
     await new Promise((r) => setTimeout(r, 6500));
@@ -202,3 +220,69 @@ test('two tabs of one reader on one case, in Chromium: the later choice stays; t
     await board.close();
   }
 });
+
+for (const dialect of DIALECTS) {
+  test(`keyboard in Chromium (${dialect}): letters answer and digits rate — A then 4 saves A with confidence 4; 4 before an answer saves nothing and says so; a changed answer is said aloud; a clicked confidence is saved; all in the export`, { timeout: 120_000 }, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    await board.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(board.app.server.address() as AddressInfo).port}`;
+    const browser = await launchChromium();
+    try {
+      const { created, tokens } = await openDemoStudy(board.store, 3, 1);
+      const id = created.study.id;
+      const order = await casesInReaderOrder(board.store, id, tokens[0]!);
+      const reader = (await studyReaders(board.store, id))[0]!;
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${base}/r/${tokens[0]}`);
+      const keys = 'Keys: A–D answer · 1–5 set the confidence, once the case has an answer (before that they change nothing) · N or → next · P or ← previous';
+      assert.ok((await page.textContent('#keys-help'))!.startsWith(keys), 'the start page says which keys do what');
+      await page.goto(`${base}/read/${id}/case/1`);
+      assert.ok((await page.textContent('#keys-help'))!.startsWith(keys), 'and so does the case page');
+      const saved = async () => new Map([...(await readerAnswers(board.store, reader.id))].map(([p, a]) => [p, [a.answer, a.confidence]]));
+
+      // A digit before any answer changes nothing, and the page says why.
+      await page.keyboard.press('4');
+      await statusSays(page, /^Choose an answer \(A–D\) first: the confidence \(1–5\) is for an answer\.$/);
+      assert.ok(await page.isVisible('#save-status'));
+      assert.equal(await page.locator('#answer-form input:checked').count(), 0);
+      await page.waitForTimeout(300);
+      assert.deepEqual(await saved(), new Map());
+      assert.deepEqual(await board.store.db.selectFrom('study_answer_events').select('confidence').where('reader_id', '=', reader.id).where('confidence', 'is not', null).execute(), []);
+
+      // A, then 4: the answer stays A, the confidence is 4.
+      await page.keyboard.press('a');
+      await statusSays(page, /^Answer A · saved at /);
+      await page.keyboard.press('4');
+      await statusSays(page, /^Answer A, confidence 4 · saved at /);
+      assert.deepEqual(await saved(), new Map([[order[0]!.position, ['A', 4]]]));
+      // A letter changes a saved answer only aloud.
+      await page.keyboard.press('d');
+      await statusSays(page, /^Answer changed from A to D, confidence 4 · saved at /);
+      await page.keyboard.press('a');
+      await statusSays(page, /^Answer changed from D to A, confidence 4 · saved at /);
+
+      // Case 2 by mouse: a confidence clicked first waits for the answer, then both are saved.
+      await Promise.all([page.waitForURL(/\/case\/2$/), page.keyboard.press('n')]);
+      await page.click('input[name=confidence][value="2"]');
+      await statusSays(page, /^Choose an answer \(A–D\) first/);
+      await page.click('input[name=answer][value="C"]');
+      await statusSays(page, /^Answer C, confidence 2 · saved at /);
+      await page.click('input[name=confidence][value="5"]');
+      await statusSays(page, /^Answer C, confidence 5 · saved at /);
+      assert.deepEqual(await saved(), new Map([[order[0]!.position, ['A', 4]], [order[1]!.position, ['C', 5]]]));
+
+      // The host's export has each answer with its confidence and the seconds on the case.
+      const host = await hostSession(board.app, board.store);
+      const rows = (await board.app.inject({ url: `/studies/${id}/export/reader-reader-1.jsonl`, headers: { cookie: host.cookie } })).body.trim().split('\n').map((l) => JSON.parse(l) as { id: string; answer: string | null; confidence: number | null; seconds: number | null });
+      const expected = new Map([[order[0]!.question_id, ['A', 4]], [order[1]!.question_id, ['C', 5]], [order[2]!.question_id, [null, null]]]);
+      assert.deepEqual(new Map(rows.map((r) => [r.id, [r.answer, r.confidence]])), expected);
+      assert.deepEqual(rows.map((r) => [r.id, r.id === order[2]!.question_id ? r.seconds === null : typeof r.seconds === 'number' && r.seconds > 0]), rows.map((r) => [r.id, true]), 'seconds on the cases read; null on the one never opened');
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      await board.close();
+    }
+  });
+}

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { migrate, openStore } from '../src/store/connect.js';
+import { saveAnswer } from '../src/store/study-answers.js';
 import { readerByToken } from '../src/store/study-readers.js';
+import { readerOrder } from '../src/study/sample.js';
 import { studyItems } from '../src/store/studies.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/records.js';
@@ -14,8 +16,10 @@ test('cxrbench study: create (seeded sample), invite by link, add a model, expor
   const store = await openStore({ sqliteFile: join(dataDir, 'board.sqlite') });
   await migrate(store);
   await store.close();
-  const created = await runCli(['study', 'create', DEMO_DATASET, '--split', 'test', '--title', 'CLI study', '--n', '15', '--task', 'Negation Assessment', '--seed', '3', '--data-dir', dataDir]);
+  const created = await runCli(['study', 'create', DEMO_DATASET, '--split', 'test', '--title', 'CLI study', '--n', '15', '--task', 'Negation Assessment', '--seed', '3', '--publish-scores', '--data-dir', dataDir]);
   assert.equal(created.code, 0, created.stderr);
+  // The choice is kept, and the host is told it cannot take effect for a question set on disk (no public leaderboard).
+  assert.match(created.stdout, /^readers' scores stay private: the study was drawn from a question set, not a benchmark of the board: there is no public leaderboard to publish on$/m);
   const id = /^study ([0-9a-f-]{36}): (\d+) case\(s\) drawn from (\d+)/.exec(created.stdout);
   assert.ok(id, created.stdout);
   assert.equal(id[2], '10', 'only the 10 negation questions of the test split');
@@ -30,6 +34,10 @@ test('cxrbench study: create (seeded sample), invite by link, add a model, expor
   const check = await openStore({ sqliteFile: join(dataDir, 'board.sqlite') });
   const reader = await readerByToken(check, link[1]!);
   assert.ok('reader' in reader && reader.reader.name === 'Dr Who');
+  assert.equal(reader.study.publish_scores, 1);
+  // Dr Who answers one case with a confidence (as the reading page would save it).
+  const first = readerOrder(Number(id[2]), reader.reader.order_seed)[0]!;
+  await saveAnswer(check, reader.reader, { position: first, answer: 'B', confidence: 4, visitId: 'cli-test-visit', elapsedMs: 2500, clientAt: null });
   const tokenRows = await check.db.selectFrom('study_readers').select('token_hash').execute();
   assert.ok(tokenRows.every((r) => r.token_hash !== link[1] && /^[0-9a-f]{64}$/.test(r.token_hash!)), 'only the hash of the token is stored');
   const items = await studyItems(check, id[1]!);
@@ -48,8 +56,11 @@ test('cxrbench study: create (seeded sample), invite by link, add a model, expor
   const exported = await runCli(['study', 'export', id[1]!, '--out', out, '--data-dir', dataDir]);
   assert.equal(exported.code, 0, exported.stderr);
   assert.deepEqual(readdirSync(out).sort(), ['key.jsonl', 'model-oracle-ish.jsonl', 'reader-dr-who.jsonl']);
-  const key = readFileSync(join(out, 'key.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = (file: string) => readFileSync(join(out, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const key = lines('key.jsonl');
   assert.deepEqual(key.map((k) => k.answer), items.map((i) => i.gold));
+  assert.deepEqual(lines('reader-dr-who.jsonl'), items.map((i) => (i.position === first ? { id: i.question_id, answer: 'B', confidence: 4, seconds: 2.5 } : { id: i.question_id, answer: null, confidence: null, seconds: null })));
+  assert.deepEqual(lines('model-oracle-ish.jsonl'), items.map((i) => ({ id: i.question_id, answer: i.gold, confidence: null, seconds: null })));
   const agreement = await runCli(['agreement', join(out, 'model-oracle-ish.jsonl'), join(out, 'reader-dr-who.jsonl'), '--gold', join(out, 'key.jsonl'), '--format', 'json']);
   assert.equal(agreement.code, 0, agreement.stderr);
   assert.match(agreement.stdout, /"accuracy"/);

@@ -9,14 +9,11 @@ import { studyReaders } from '../src/store/study-readers.js';
 import { setStudySettings, setStudyState, studyItems } from '../src/store/studies.js';
 import { readerOrder } from '../src/study/sample.js';
 import { createStudyFromBenchmark, createStudyFromSet } from '../src/study/create-study.js';
-import { storeBenchmarkImages } from '../src/study/benchmark-images.js';
-import { benchmarkBySlug } from '../src/store/benchmarks.js';
 import { inviteByLink } from '../src/store/study-readers.js';
-import { scoreHere, submitPredictions } from '../src/board/submit.js';
 import { runCli } from './helpers/cli.js';
-import { demoBoard, DIALECTS, lazyCluster, predictionsJsonl, signUp } from './helpers/board.js';
+import { demoBoard, DIALECTS, lazyCluster, signUp } from './helpers/board.js';
 import { tempDir } from './helpers/records.js';
-import { hostSession, openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
+import { benchmarkWithPerfectEntry, casesInReaderOrder, hostSession, openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
 
 const cluster = lazyCluster();
 after(() => cluster.stop());
@@ -275,25 +272,22 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test('a study drawn from a benchmark: its entries are the models; once closed, readers appear on the leaderboard as human rows on the study\'s items', async () => {
+    test('a study drawn from a benchmark: its entries are the models; once closed and published, readers appear on the leaderboard as human rows on the study\'s items', async () => {
       const board = await demoBoard(dialect, cluster.get);
       try {
-        const benchmark = (await benchmarkBySlug(board.store, 'demo'))!;
-        await storeBenchmarkImages(board.store, benchmark, DEMO_DATASET, 'test');
-        const entry = await submitPredictions(board.store, scoreHere(board.store), benchmark, { fileName: 'p.jsonl', content: predictionsJsonl(board.questions, (q) => q.answer), model: { name: 'Perfect-Model', openWeights: true }, teamId: null, userId: null, kind: 'baseline' });
-        assert.ok(entry.ok);
-        const created = await createStudyFromBenchmark(board.store, 'test', benchmark, { title: 'Board study', plan: { mode: 'stratified', n: 8, task: null, seed: 2 } });
+        const benchmark = await benchmarkWithPerfectEntry(board);
+        const created = await createStudyFromBenchmark(board.store, 'test', benchmark, { title: 'Board study', plan: { mode: 'stratified', n: 8, task: null, seed: 2 }, publishScores: true });
         assert.deepEqual(created.missing, []);
         await setStudyState(board.store, 'test', created.study.id, 'open');
         const { token } = await inviteByLink(board.store, 'test', created.study.id, 'Dr Human');
         const cookie = await readerCookie(board.app, token);
         const csrf = await readerCsrf(board.app, created.study.id, cookie);
         const items = await studyItems(board.store, created.study.id);
-        for (const item of items) await board.app.inject({ method: 'POST', url: `/read/${created.study.id}/api/save`, headers: { cookie, 'x-csrf-token': csrf }, payload: { position: item.position, answer: item.position < 6 ? item.gold : 'ABCD'[('ABCD'.indexOf(item.gold) + 1) % 4], confidence: null, visitId: 'board-visit-1', elapsedMs: 10 } });
+        for (const item of await casesInReaderOrder(board.store, created.study.id, token)) await board.app.inject({ method: 'POST', url: `/read/${created.study.id}/api/save`, headers: { cookie, 'x-csrf-token': csrf }, payload: { position: item.position, answer: item.position < 6 ? item.gold : 'ABCD'[('ABCD'.indexOf(item.gold) + 1) % 4], confidence: null, visitId: 'board-visit-1', elapsedMs: 10 } });
         await addStudyModel(board.store, 'test', created.study.id, 'private-run', Object.fromEntries(items.map((i) => [i.question_id, i.gold])));
         const before = await board.app.inject({ url: '/b/demo' });
         assert.doesNotMatch(before.body, /human-readers/, 'nothing shown while the study is open');
-        await setStudyState(board.store, 'test', created.study.id, 'closed');
+        await setStudyState(board.store, 'test', created.study.id, 'closed', { publish: true });
         const boardPage = await board.app.inject({ url: '/b/demo' });
         const section = boardPage.body.slice(boardPage.body.indexOf('id="human-readers"'));
         assert.match(section, /Dr Human <span class="badge human"[^>]*>human<\/span><\/td><td class="num">8 \/ 8<\/td><td class="num">75\.0/);
@@ -316,14 +310,17 @@ for (const dialect of DIALECTS) {
         const { created, tokens } = await openDemoStudy(board.store, 10, 2);
         const id = created.study.id;
         const items = await studyItems(board.store, id);
-        // reader 1 answers every case right; reader 2 answers A everywhere but leaves the last case
+        // reader 1 answers every case right; reader 2 answers A everywhere but leaves the last case of its order
+        let skipped = -1;
         for (const [r, token] of tokens.entries()) {
           const cookie = await readerCookie(board.app, token);
           const csrf = await readerCsrf(board.app, id, cookie);
-          const reader = (await studyReaders(board.store, id))[r]!;
-          const order = readerOrder(items.length, reader.order_seed).map((p) => items[p]!);
+          const order = await casesInReaderOrder(board.store, id, token);
           for (const [k, item] of order.entries()) {
-            if (r === 1 && item.position === items.length - 1) continue;
+            if (r === 1 && k === order.length - 1) {
+              skipped = item.position;
+              continue;
+            }
             const res = await board.app.inject({ method: 'POST', url: `/read/${id}/api/save`, headers: { cookie, 'x-csrf-token': csrf }, payload: { position: item.position, answer: r === 0 ? item.gold : 'A', confidence: 3, visitId: `visit-${r}-${k}-xx`, elapsedMs: 1000 * (k + 1) } });
             assert.equal(res.statusCode, 200);
           }
@@ -340,7 +337,7 @@ for (const dialect of DIALECTS) {
         const host = await hostSession(board.app, board.store);
         const page = await board.app.inject({ url: `/studies/${id}/results`, headers: { cookie: host.cookie } });
         assert.equal(page.statusCode, 200);
-        const aCount = items.filter((i) => i.gold === 'A' && i.position !== items.length - 1).length;
+        const aCount = items.filter((i) => i.gold === 'A' && i.position !== skipped).length;
         assert.match(page.body, /Reader 1 <span class="badge human"[^>]*>human<\/span><\/td><td class="num">10 \/ 10<\/td><td class="num">100\.0<span class="ci"> 72\.2–100\.0/, 'Wilson interval of 10/10');
         assert.ok(page.body.includes(`<td class="num">9 / 10</td><td class="num">${(aCount * 10).toFixed(1)}`), 'reader 2: 9 answered, accuracy over all 10');
         assert.match(page.body, /model-x/);

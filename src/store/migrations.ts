@@ -338,4 +338,12 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0008-study-publish-consent': {
+    async up(db: Kysely<unknown>) {
+      // Readers are told before they start whether their scores may go public; studies made before are "no".
+      await db.schema.alterTable('studies').addColumn('publish_scores', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      // When the host, closing the study, chose to publish (null: never published).
+      await db.schema.alterTable('studies').addColumn('published_at', 'text').execute();
+    },
+  },
 };

@@ -218,6 +218,13 @@ export interface StudyTable {
   allow_edits: number;
   /** Invite links stop working after this instant (ISO), or never when null. */
   invites_expire_at: string | null;
+  /**
+   * 1: readers were told, before they started, that their scores may be published on the public leaderboard
+   * (chosen when the study is created; 0 for studies made before the choice existed).
+   */
+  publish_scores: number;
+  /** When the host, closing the study, published the scores of its complete readers (null: not published). */
+  published_at: string | null;
   created_by: string;
   created_at: string;
   opened_at: string | null;

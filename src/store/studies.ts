@@ -38,6 +38,8 @@ export interface NewStudy {
   sourceSha256: string;
   sampling: Record<string, unknown>;
   seed: number;
+  /** Readers' scores may be published on the public leaderboard (readers are told so; default: no). */
+  publishScores?: boolean;
 }
 
 const now = () => new Date().toISOString();
@@ -50,7 +52,8 @@ export async function createStudy(store: Store, actor: string, meta: NewStudy, c
   return store.db.transaction().execute(async (tx) => {
     const study: Study = {
       id: randomUUID(), title, benchmark_id: meta.benchmarkId, source: meta.source, source_sha256: meta.sourceSha256, sampling_json: JSON.stringify(meta.sampling),
-      seed: meta.seed, state: 'draft', allow_edits: 0, invites_expire_at: null, created_by: actor, created_at: now(), opened_at: null, closed_at: null,
+      seed: meta.seed, state: 'draft', allow_edits: 0, invites_expire_at: null, publish_scores: meta.publishScores ? 1 : 0, published_at: null,
+      created_by: actor, created_at: now(), opened_at: null, closed_at: null,
     };
     await tx.insertInto('studies').values(study).execute();
     for (const [position, c] of cases.entries()) {
@@ -67,7 +70,7 @@ export async function createStudy(store: Store, actor: string, meta: NewStudy, c
         missing_images: views.filter((v) => v.sha256 === null).length + (views.length === 0 ? 1 : 0),
       }).execute();
     }
-    await audit(tx, actor, 'study.create', { id: study.id, title, source: meta.source, cases: cases.length, sampling: meta.sampling });
+    await audit(tx, actor, 'study.create', { id: study.id, title, source: meta.source, cases: cases.length, sampling: meta.sampling, publishScores: study.publish_scores === 1 });
     return study;
   });
 }
@@ -115,13 +118,21 @@ export async function dropCasesWithoutImages(store: Store, actor: string, studyI
   });
 }
 
+/** Why a study's readers' scores cannot be published, or null when they may (on closing, if the host chooses). */
+export function publishRefusal(study: Pick<Study, 'publish_scores' | 'benchmark_id'>): string | null {
+  if (study.benchmark_id === null) return 'the study was drawn from a question set, not a benchmark of the board: there is no public leaderboard to publish on';
+  if (study.publish_scores !== 1) return 'the study was created without permission to publish readers\' scores, and its readers were told so';
+  return null;
+}
+
 /**
  * Moves a study on: `open` (from draft, every image present) or `closed` (from open: answers freeze and
- * results, gold and explanations become visible to readers).
+ * results, gold and explanations become visible to readers). Readers' scores go public only when closing with
+ * `publish`, which the study must allow (see {@link publishRefusal}); closing alone publishes nothing.
  */
-export async function setStudyState(store: Store, actor: string, studyId: string, next: 'open' | 'closed'): Promise<void> {
+export async function setStudyState(store: Store, actor: string, studyId: string, next: 'open' | 'closed', options: { publish?: boolean } = {}): Promise<void> {
   await store.db.transaction().execute(async (tx) => {
-    const query = tx.selectFrom('studies').select(['state']).where('id', '=', studyId);
+    const query = tx.selectFrom('studies').select(['state', 'publish_scores', 'benchmark_id']).where('id', '=', studyId);
     // FOR UPDATE: waits for saves in flight (they hold the row FOR SHARE), so no answer lands after the close.
     const study = await (store.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
     if (!study) throw new CxrError('not-found', `no study ${studyId}`);
@@ -132,9 +143,12 @@ export async function setStudyState(store: Store, actor: string, studyId: string
       await tx.updateTable('studies').set({ state: 'open', opened_at: now() }).where('id', '=', studyId).execute();
     } else {
       if (study.state !== 'open') throw new CxrError('conflict', `the study is ${study.state}; only an open study can be closed`);
-      await tx.updateTable('studies').set({ state: 'closed', closed_at: now() }).where('id', '=', studyId).execute();
+      const refused = options.publish ? publishRefusal(study) : null;
+      if (refused) throw new CxrError('conflict', `readers' scores cannot be published: ${refused}`);
+      const at = now();
+      await tx.updateTable('studies').set({ state: 'closed', closed_at: at, published_at: options.publish ? at : null }).where('id', '=', studyId).execute();
     }
-    await audit(tx, actor, `study.${next === 'open' ? 'open' : 'close'}`, { id: studyId });
+    await audit(tx, actor, `study.${next === 'open' ? 'open' : 'close'}`, { id: studyId, ...(next === 'closed' ? { publish: options.publish === true } : {}) });
   });
 }
 

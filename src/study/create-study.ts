@@ -28,7 +28,7 @@ function missingOf(cases: readonly NewStudyCase[]): CreatedStudy['missing'] {
 }
 
 /** Creates a study (draft) from a question set on disk: the sample drawn by `plan`, images read from their files. */
-export async function createStudyFromSet(store: Store, actor: string, input: { data: string; splits?: string[]; title: string; plan: SamplingPlan }): Promise<CreatedStudy> {
+export async function createStudyFromSet(store: Store, actor: string, input: { data: string; splits?: string[]; title: string; plan: SamplingPlan; publishScores?: boolean }): Promise<CreatedStudy> {
   const set = await readCaseSet(input.data, input.splits);
   const chosen = sampleCases(set.cases.map((c) => c.question.task), input.plan);
   const cases: NewStudyCase[] = [];
@@ -40,12 +40,12 @@ export async function createStudyFromSet(store: Store, actor: string, input: { d
       images: checked.map((image) => ({ path: image.path, view: image.view, load: () => readImageFile(image), contentType: image.file ? imageContentType(image.file) : null, problem: image.problem })),
     });
   }
-  const study = await createStudy(store, actor, { title: input.title, benchmarkId: null, source: set.source, sourceSha256: set.sha256, sampling: { ...input.plan, pool: poolSize(set.cases.map((c) => c.question.task), input.plan) }, seed: input.plan.seed }, cases);
+  const study = await createStudy(store, actor, { title: input.title, benchmarkId: null, source: set.source, sourceSha256: set.sha256, sampling: { ...input.plan, pool: poolSize(set.cases.map((c) => c.question.task), input.plan) }, seed: input.plan.seed, publishScores: input.publishScores ?? false }, cases);
   return { study, cases: cases.length, pool: poolSize(set.cases.map((c) => c.question.task), input.plan), missing: missingOf(cases) };
 }
 
 /** Creates a study (draft) from a benchmark of the board; its images are those stored with it (`board load --with-images`). */
-export async function createStudyFromBenchmark(store: Store, actor: string, benchmark: Benchmark, input: { title: string; plan: SamplingPlan }): Promise<CreatedStudy> {
+export async function createStudyFromBenchmark(store: Store, actor: string, benchmark: Benchmark, input: { title: string; plan: SamplingPlan; publishScores?: boolean }): Promise<CreatedStudy> {
   const items = await benchmarkItems(store, benchmark.id);
   if (items.length === 0) throw new CxrError('not-found', `benchmark ${benchmark.slug} has no questions`);
   const stored = new Map((await store.db.selectFrom('benchmark_images').select(['path', 'sha256']).where('benchmark_id', '=', benchmark.id).execute()).map((r) => [r.path, r.sha256]));
@@ -61,6 +61,6 @@ export async function createStudyFromBenchmark(store: Store, actor: string, benc
       images: paths.map((path, k) => ({ path, view: typeof views[k] === 'string' ? (views[k] as string) : null, sha256: stored.get(path) ?? null })),
     };
   });
-  const study = await createStudy(store, actor, { title: input.title, benchmarkId: benchmark.id, source: `benchmark ${benchmark.slug} v${benchmark.version}`, sourceSha256: benchmark.content_sha256, sampling: { ...input.plan, pool: poolSize(items.map((i) => i.task), input.plan) }, seed: input.plan.seed }, cases);
+  const study = await createStudy(store, actor, { title: input.title, benchmarkId: benchmark.id, source: `benchmark ${benchmark.slug} v${benchmark.version}`, sourceSha256: benchmark.content_sha256, sampling: { ...input.plan, pool: poolSize(items.map((i) => i.task), input.plan) }, seed: input.plan.seed, publishScores: input.publishScores ?? false }, cases);
   return { study, cases: cases.length, pool: poolSize(items.map((i) => i.task), input.plan), missing: missingOf(cases) };
 }

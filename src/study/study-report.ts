@@ -5,11 +5,20 @@ import { studyItems, type Study, type StudyItem } from '../store/studies.js';
 import { entryAnswers } from './model-answers.js';
 import { studyResults, timeSummary, type Rater, type StudyResults } from './results.js';
 
+/**
+ * A rater as the exports and per-reader tables show it: a reader's confidence (1–5, null: not given) and seconds on
+ * each case, by question id, besides the answers; a model has neither.
+ */
+export interface ReportRater extends Rater {
+  confidence?: ReadonlyMap<string, number | null>;
+  seconds?: ReadonlyMap<string, number>;
+}
+
 /** Everything the host's results page and the exports show. */
 export interface StudyReport {
   items: StudyItem[];
   readers: (StudyReader & { answered: number; time: ReturnType<typeof timeSummary> })[];
-  raters: Rater[];
+  raters: ReportRater[];
   results: StudyResults;
 }
 
@@ -27,8 +36,16 @@ export async function studyReport(store: Store, study: Study, options: { models?
     withModels && study.benchmark_id ? entryAnswers(store, study.benchmark_id, items) : Promise.resolve([]),
   ]);
   const active = readers.filter((r) => !r.revoked_at);
-  const readerRaters: Rater[] = active.map((r) => ({ name: r.name, kind: 'reader', answers: new Map(answers.filter((a) => a.reader_id === r.id).map((a) => [idAt.get(a.position)!, a.answer])) }));
-  const modelRaters: Rater[] = [
+  const readerRaters: ReportRater[] = active.map((r) => {
+    const own = answers.filter((a) => a.reader_id === r.id);
+    return {
+      name: r.name, kind: 'reader',
+      answers: new Map(own.map((a) => [idAt.get(a.position)!, a.answer])),
+      confidence: new Map(own.map((a) => [idAt.get(a.position)!, a.confidence])),
+      seconds: new Map([...(times.get(r.id) ?? new Map<number, number>())].map(([position, ms]) => [idAt.get(position)!, ms / 1000])),
+    };
+  });
+  const modelRaters: ReportRater[] = [
     ...models.map((m): Rater => ({ name: m.name, kind: 'model', origin: 'run', answers: new Map(Object.entries(m.answers)) })),
     ...entries.filter((e) => !models.some((m) => m.name === e.name)).map((e): Rater => ({ name: e.name, kind: 'model', origin: 'entry', answers: e.answers })),
   ];
@@ -41,9 +58,12 @@ export async function studyReport(store: Store, study: Study, options: { models?
   };
 }
 
-/** A rater's answers as the `{id, answer}` lines `cxrbench agreement` reads (unanswered: answer null). */
-export function answerFileLines(items: readonly StudyItem[], rater: Rater): string {
-  return items.map((i) => JSON.stringify({ id: i.question_id, answer: rater.answers.get(i.question_id) ?? null })).join('\n') + '\n';
+/**
+ * A rater's answers as `{id, answer, confidence, seconds}` lines, which `cxrbench agreement` reads (unanswered:
+ * answer null; no confidence given, no time recorded, or a model: null).
+ */
+export function answerFileLines(items: readonly StudyItem[], rater: ReportRater): string {
+  return items.map((i) => JSON.stringify({ id: i.question_id, answer: rater.answers.get(i.question_id) ?? null, confidence: rater.confidence?.get(i.question_id) ?? null, seconds: rater.seconds?.get(i.question_id) ?? null })).join('\n') + '\n';
 }
 
 /** The study's answer key `{id, answer, task}` (for the host only: it holds the gold). */

@@ -1,10 +1,15 @@
+import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
+import { scoreHere, submitPredictions } from '../../src/board/submit.js';
 import { DEMO_DATASET } from '../../src/cli/commands/demo-dataset.js';
+import { benchmarkBySlug, type Benchmark } from '../../src/store/benchmarks.js';
 import type { Store } from '../../src/store/connect.js';
-import { inviteByLink } from '../../src/store/study-readers.js';
-import { setStudyState } from '../../src/store/studies.js';
+import { inviteByLink, readerByToken } from '../../src/store/study-readers.js';
+import { setStudyState, studyItems, type StudyItem } from '../../src/store/studies.js';
+import { storeBenchmarkImages } from '../../src/study/benchmark-images.js';
 import { createStudyFromSet, type CreatedStudy } from '../../src/study/create-study.js';
-import { signUp } from './board.js';
+import { readerOrder } from '../../src/study/sample.js';
+import { predictionsJsonl, signUp, type Board } from './board.js';
 
 /** Signs up through the real form and makes the account an administrator (a study host). */
 export async function hostSession(app: FastifyInstance, store: Store, email = 'host@board.org'): Promise<{ cookie: string; csrf: string }> {
@@ -35,4 +40,21 @@ export async function readerCsrf(app: FastifyInstance, studyId: string, cookie: 
   const match = /data-csrf="([^"]+)"/.exec(page.body);
   if (!match) throw new Error(`no case page (${page.statusCode}): ${page.body.slice(0, 300)}`);
   return match[1]!;
+}
+
+/** The study's cases in the order the reader of `token` reads them (case k is element k − 1). */
+export async function casesInReaderOrder(store: Store, studyId: string, token: string): Promise<StudyItem[]> {
+  const found = await readerByToken(store, token);
+  if ('status' in found) throw new Error(`no reader for the token: ${found.message}`);
+  const items = await studyItems(store, studyId);
+  return readerOrder(items.length, found.reader.order_seed).map((p) => items[p]!);
+}
+
+/** The demo benchmark with its images stored and one verified entry, Perfect-Model, that answers every question right. */
+export async function benchmarkWithPerfectEntry(board: Board): Promise<Benchmark> {
+  const benchmark = (await benchmarkBySlug(board.store, 'demo'))!;
+  await storeBenchmarkImages(board.store, benchmark, DEMO_DATASET, 'test');
+  const entry = await submitPredictions(board.store, scoreHere(board.store), benchmark, { fileName: 'p.jsonl', content: predictionsJsonl(board.questions, (q) => q.answer), model: { name: 'Perfect-Model', openWeights: true }, teamId: null, userId: null, kind: 'baseline' });
+  assert.ok(entry.ok);
+  return benchmark;
 }

@@ -5,7 +5,7 @@ import { CxrError } from '../../core/errors.js';
 import { formatOfFileName, parsePredictions } from '../../core/prediction-file.js';
 import { addStudyModel } from '../../store/study-answers.js';
 import { inviteAccount, inviteByLink } from '../../store/study-readers.js';
-import { listStudies, setStudyState, studyById, studyItems, type Study } from '../../store/studies.js';
+import { listStudies, publishRefusal, setStudyState, studyById, studyItems, type Study } from '../../store/studies.js';
 import type { Store } from '../../store/connect.js';
 import { createStudyFromSet } from '../../study/create-study.js';
 import { lettersOn } from '../../study/model-answers.js';
@@ -34,12 +34,15 @@ export function registerStudy(program: Command): void {
     .option('--mode <mode>', 'stratified (each task in proportion) | random', 'stratified')
     .option('--task <name>', 'only questions of this task')
     .option('--seed <n>', 'seed of the sample (recorded with the study), 0 to 2147483647', wholeNumber('--seed', 0, 2 ** 31 - 1), 0)
+    .option('--publish-scores', 'readers\' scores may be published on the public leaderboard (readers are told before they start; default: not)', false)
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
-    .action(async (data: string, opts: { title: string; split?: string; n: number; mode: string; task?: string; seed: number; dataDir: string }) => {
+    .action(async (data: string, opts: { title: string; split?: string; n: number; mode: string; task?: string; seed: number; publishScores: boolean; dataDir: string }) => {
       if (opts.mode !== 'stratified' && opts.mode !== 'random') throw new CxrError('bad-option', `--mode ${opts.mode}: expected stratified or random`);
       await withStore(opts.dataDir, async (store) => {
-        const created = await createStudyFromSet(store, 'cli', { data, ...(opts.split ? { splits: [opts.split] } : {}), title: opts.title, plan: { mode: opts.mode as 'random', n: opts.n, task: opts.task ?? null, seed: opts.seed } });
+        const created = await createStudyFromSet(store, 'cli', { data, ...(opts.split ? { splits: [opts.split] } : {}), title: opts.title, plan: { mode: opts.mode as 'random', n: opts.n, task: opts.task ?? null, seed: opts.seed }, publishScores: opts.publishScores });
         process.stdout.write(`study ${created.study.id}: ${created.cases} case(s) drawn from ${created.pool} (${opts.mode}, seed ${opts.seed}), state draft\n`);
+        const privately = publishRefusal(created.study);
+        process.stdout.write(privately === null ? 'readers\' scores may be published when the study closes, if the host chooses so then\n' : `readers' scores stay private: ${privately}\n`);
         if (created.missing.length > 0) {
           process.stderr.write(`${created.missing.length} case(s) have missing images — readers cannot be invited until they are added (create the study again) or removed on the study's page:\n`);
           for (const m of created.missing.slice(0, 20)) process.stderr.write(`  ${m.questionId}: ${m.paths.join(', ')}\n`);
@@ -102,7 +105,7 @@ export function registerStudy(program: Command): void {
     }));
 
   study.command('export')
-    .description('write every rater\'s answers as {id, answer} files and the key {id, answer, task}, for `cxrbench agreement`')
+    .description('write every rater\'s answers as {id, answer, confidence, seconds} files and the key {id, answer, task}, for `cxrbench agreement`')
     .argument('<study-id>')
     .requiredOption('--out <dir>', 'folder for the files')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')

@@ -27,6 +27,8 @@
   }
   var lastSent = -1;
   var pending = null;
+  // The answer as last saved, so a change is said aloud ("Answer changed from A to D"), never made silently.
+  var savedAnswer = chosen('answer');
   // A choice sends the answer; the timer and leaving the page send only the time (answer null). Otherwise a tab
   // left open would re-send its old choice every few seconds and undo a newer one made in another tab or device.
   function save(beacon, withAnswer) {
@@ -45,7 +47,9 @@
           throw refused;
         }
         if (answer !== null) {
-          status.textContent = 'Saved at ' + new Date(reply.at).toLocaleTimeString();
+          var what = savedAnswer !== null && savedAnswer !== answer ? 'Answer changed from ' + savedAnswer + ' to ' + answer : 'Answer ' + answer;
+          savedAnswer = answer;
+          status.textContent = what + (confidence === null ? '' : ', confidence ' + confidence) + ' · saved at ' + new Date(reply.at).toLocaleTimeString();
           countAnswered();
         }
       });
@@ -67,7 +71,12 @@
     if (label && label.firstChild && label.firstChild.nodeType === 3) label.firstChild.textContent = 'Answered ' + progress.value + ' of ' + progress.max + ' ';
   }
 
-  form.addEventListener('change', function () { save(false, true); });
+  // A confidence without an answer is not saved on its own (a save needs an answer): it goes with the answer.
+  var FIRST_ANSWER = 'Choose an answer (A–D) first: the confidence (1–5) is for an answer.';
+  form.addEventListener('change', function (event) {
+    if (event.target && event.target.name === 'confidence' && chosen('answer') === null) { status.textContent = FIRST_ANSWER; return; }
+    save(false, true);
+  });
   // The time on the case is kept every few seconds while it is open.
   setInterval(function () { if (document.visibilityState === 'visible' && elapsed() - lastSent >= 5000) save(false, false); }, 1000);
   form.addEventListener('submit', function () { form.elements.namedItem('elapsed').value = String(elapsed()); });
@@ -76,7 +85,9 @@
     var input = form.querySelector('input[name="' + name + '"][value="' + value + '"]');
     if (!input || input.disabled) return false;
     input.checked = true;
-    input.focus();
+    // The answer takes the focus; a confidence set by a digit leaves it where it was, so → still means "next"
+    // (on a focused confidence button the arrows would move the confidence instead).
+    if (name === 'answer') input.focus();
     input.dispatchEvent(new Event('change', { bubbles: true }));
     return true;
   }
@@ -85,17 +96,23 @@
     if (button) button.click();
     return !!button;
   }
-  var LETTER_KEYS = { a: 'A', b: 'B', c: 'C', d: 'D', 1: 'A', 2: 'B', 3: 'C', 4: 'D' };
+  // Letters answer, digits rate: no key does both, so rating a case never changes its answer.
+  var LETTER_KEYS = { a: 'A', b: 'B', c: 'C', d: 'D' };
   document.addEventListener('keydown', function (event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
     if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || (target.tagName === 'INPUT' && target.type !== 'radio'))) return;
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     var handled = false;
-    // On a confidence button, digits set the confidence and the arrows move within the group, as radios do.
+    // On a confidence button the arrows move within the group, as radios do.
     var onConfidence = target && target.name === 'confidence';
-    if (onConfidence && /^[1-5]$/.test(key)) handled = choose('confidence', key);
-    else if (onConfidence && (key === 'ArrowLeft' || key === 'ArrowRight' || key === 'ArrowUp' || key === 'ArrowDown')) return;
+    if (/^[1-5]$/.test(key)) {
+      // Before there is an answer a digit changes nothing, and the page says why.
+      if (locked) return;
+      if (chosen('answer') === null) status.textContent = FIRST_ANSWER;
+      else choose('confidence', key);
+      handled = true;
+    } else if (onConfidence && (key === 'ArrowLeft' || key === 'ArrowRight' || key === 'ArrowUp' || key === 'ArrowDown')) return;
     else if (LETTER_KEYS[key]) handled = choose('answer', LETTER_KEYS[key]);
     else if (key === 'n' || key === 'ArrowRight') handled = click('next');
     else if (key === 'p' || key === 'ArrowLeft') handled = click('prev');

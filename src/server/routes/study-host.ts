@@ -81,7 +81,7 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
     const task = form.task?.trim() || null;
     if (task !== null && !Object.hasOwn(TASK_SHORT, task)) return again('Task: choose one from the list.');
     try {
-      const created = await createStudyFromBenchmark(ctx.store, request.caller!.user.email, benchmark, { title: form.title ?? '', plan: { mode: form.mode === 'random' ? 'random' : 'stratified', n, task, seed } });
+      const created = await createStudyFromBenchmark(ctx.store, request.caller!.user.email, benchmark, { title: form.title ?? '', plan: { mode: form.mode === 'random' ? 'random' : 'stratified', n, task, seed }, publishScores: form.publishScores === 'on' });
       return reply.redirect(`/studies/${created.study.id}`, 303);
     } catch (error) {
       if (error instanceof CxrError) return again(error.message);
@@ -136,7 +136,8 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
   action('/studies/:id/state', async (study, form, actor) => {
     if (form.action !== 'open' && form.action !== 'close') throw new CxrError('bad-option', 'unknown action');
     if (form.action === 'close' && form.confirm !== 'yes') throw new CxrError('bad-option', 'tick the box to confirm: closing freezes every answer for good');
-    await setStudyState(ctx.store, actor, study.id, form.action === 'open' ? 'open' : 'closed');
+    // Publishing is its own, explicit choice: ticking "close" alone never puts a reader's score on a public page.
+    await setStudyState(ctx.store, actor, study.id, form.action === 'open' ? 'open' : 'closed', { publish: form.action === 'close' && form.publish === 'yes' });
   });
   action('/studies/:id/drop-missing', async (study, _form, actor) => void (await dropCasesWithoutImages(ctx.store, actor, study.id)));
   action('/studies/:id/settings', async (study, form, actor) => {

@@ -6,14 +6,14 @@ import { readerOrder } from '../../study/sample.js';
 import { storedImage } from '../../store/images.js';
 import { readerAnswers, saveAnswer, submitAnswers } from '../../store/study-answers.js';
 import { readerByToken, type StudyReader } from '../../store/study-readers.js';
-import { studyHasImage, studyItems, viewsOf, type Study, type StudyItem } from '../../store/studies.js';
+import { studyHasImage, studyItems, viewsOf, type Study } from '../../store/studies.js';
 import { sameToken, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
 import { resolveReader, setReaderCookie } from '../study-access.js';
 import { sendRawPixels } from '../viewer/raw-pixels.js';
 import { html, type Html } from '../views/html.js';
 import { layout } from '../views/layout.js';
-import { casePage, finishPage, readerHome, readerResultsPage } from '../views/reader-views.js';
+import { casePage, finishPage, readerHome, readerResultsPage, type ReaderAnswerRow } from '../views/reader-views.js';
 
 type Params = { id: string };
 type CaseParams = { id: string; k: string };
@@ -40,6 +40,20 @@ async function readerState(ctx: BoardContext, reader: StudyReader, study: Study)
   const answers = await readerAnswers(ctx.store, reader.id);
   const firstOpen = order.findIndex((item) => !answers.has(item.position));
   return { items, order, answers, nextK: firstOpen === -1 ? null : firstOpen + 1 };
+}
+
+/** Every case in the reader's order with their answer and confidence (for the finish and results pages). */
+async function answerRows(ctx: BoardContext, reader: StudyReader, study: Study): Promise<ReaderAnswerRow[]> {
+  const { order, answers } = await readerState(ctx, reader, study);
+  return order.map((item, k) => ({ k: k + 1, item, answer: answers.get(item.position)?.answer ?? null, confidence: answers.get(item.position)?.confidence ?? null }));
+}
+
+/**
+ * Why the reader may not save case `k` (1-based, in their order) yet, or null: a case is saved only once it may be
+ * opened, i.e. every case before it in the reader's order has an answer (the same rule as viewing it).
+ */
+function notYetOpen(k: number, nextK: number | null): string | null {
+  return nextK !== null && k > nextK ? `Not saved: case ${k} opens once every case before it has an answer; case ${nextK} is next.` : null;
 }
 
 /** Why answers cannot be changed now, in words, or null. */
@@ -76,7 +90,7 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     const found = await readerOf(request, reply);
     if (!found) return reply;
     const { order, answers, nextK } = await readerState(ctx, found.reader, found.study);
-    return page(reply, request, found.study.title, readerHome(found.study, answers.size, order.length, nextK, found.reader.submitted_at));
+    return page(reply, request, found.study.title, readerHome(found.study, found.reader, answers.size, order.length, nextK));
   });
 
   const showCase = async (request: FastifyRequest<{ Params: CaseParams }>, reply: FastifyReply, error: string | null = null, status = 200) => {
@@ -101,9 +115,11 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     const { study, reader } = found;
     const form = request.body ?? {};
     if (!sameToken(form._csrf, reader.csrf)) return page(reply, request, 'Forbidden', html`<p class="problems" role="alert">The form expired (CSRF check failed); open the case again.</p>`, 403);
-    const { order, answers } = await readerState(ctx, reader, study);
+    const { order, answers, nextK } = await readerState(ctx, reader, study);
     const k = Number(request.params.k);
     if (!Number.isInteger(k) || k < 1 || k > order.length) return page(reply, request, 'Not found', html`<h1>No such case</h1>`, 404);
+    const ahead = notYetOpen(k, nextK);
+    if (ahead) return page(reply, request, 'Not saved', html`<h1>Not saved</h1><p class="problems" role="alert">${ahead}</p><p><a href="/read/${study.id}/case/${String(nextK)}">Go to case ${String(nextK)}</a></p>`, 409);
     const item = order[k - 1]!;
     const go = form.go === 'prev' ? 'prev' : 'next';
     const answer = LETTER.test(form.answer ?? '') ? (form.answer as 'A') : null;
@@ -131,6 +147,10 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     if (!sameToken(request.headers['x-csrf-token'], found.reader.csrf)) return reply.code(403).send({ error: 'csrf', message: 'the page is out of date (CSRF check failed): reload it' });
     const body = SaveBody.safeParse(request.body);
     if (!body.success) return reply.code(400).send({ error: 'bad-request', message: body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') });
+    const { order, nextK } = await readerState(ctx, found.reader, found.study);
+    // A position outside the study is left to saveAnswer, which answers 404 for it.
+    const ahead = notYetOpen(order.findIndex((item) => item.position === body.data.position) + 1, nextK);
+    if (ahead) return reply.code(409).send({ error: 'not-yet-open', message: ahead });
     try {
       await saveAnswer(ctx.store, found.reader, { ...body.data, clientAt: body.data.clientAt ?? null });
     } catch (error) {
@@ -143,8 +163,7 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
   app.get<{ Params: Params }>('/read/:id/finish', async (request, reply) => {
     const found = await readerOf(request, reply);
     if (!found) return reply;
-    const { order, answers } = await readerState(ctx, found.reader, found.study);
-    const rows = order.map((item, i) => ({ k: i + 1, question: item.question, answer: answers.get(item.position)?.answer ?? null, confidence: answers.get(item.position)?.confidence ?? null }));
+    const rows = await answerRows(ctx, found.reader, found.study);
     return page(reply, request, `Your answers · ${found.study.title}`, finishPage(found.study, rows, found.reader.csrf, found.reader.submitted_at, lockReason(found.study, found.reader), null));
   });
 
@@ -156,9 +175,7 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
       await submitAnswers(ctx.store, found.reader);
     } catch (error) {
       if (!(error instanceof CxrError)) throw error;
-      const { order, answers } = await readerState(ctx, found.reader, found.study);
-      const rows = order.map((item, i) => ({ k: i + 1, question: item.question, answer: answers.get(item.position)?.answer ?? null, confidence: answers.get(item.position)?.confidence ?? null }));
-      return page(reply, request, 'Your answers', finishPage(found.study, rows, found.reader.csrf, null, null, error.message), 409);
+      return page(reply, request, 'Your answers', finishPage(found.study, await answerRows(ctx, found.reader, found.study), found.reader.csrf, null, null, error.message), 409);
     }
     return reply.redirect(`/read/${found.study.id}`, 303);
   });
@@ -167,8 +184,7 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     const found = await readerOf(request, reply);
     if (!found) return reply;
     if (found.study.state !== 'closed') return page(reply, request, 'Not yet', html`<h1>Not yet</h1><p>The reference answers are shown when the host closes the study.</p>`, 403);
-    const { order, answers } = await readerState(ctx, found.reader, found.study);
-    return page(reply, request, `Your results · ${found.study.title}`, readerResultsPage(found.study, order.map((item: StudyItem, i) => ({ k: i + 1, item, answer: answers.get(item.position)?.answer ?? null })), found.study.benchmark_id === null));
+    return page(reply, request, `Your results · ${found.study.title}`, readerResultsPage(found.study, await answerRows(ctx, found.reader, found.study), found.study.benchmark_id === null));
   });
 
   /** The image file as stored, for browsers without JavaScript (the viewer reads `/img/`, the raw pixels). */

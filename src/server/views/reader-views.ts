@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { LETTERS } from '../../core/question.js';
 import type { StudyAnswer } from '../../store/study-answers.js';
-import type { StoredView, Study, StudyItem } from '../../store/studies.js';
+import type { StudyReader } from '../../store/study-readers.js';
+import { publishRefusal, type StoredView, type Study, type StudyItem } from '../../store/studies.js';
 import { attributes, html, type Html } from './html.js';
 
 /** What a case page needs: never the gold or the explanation while the study is open. */
@@ -33,7 +34,8 @@ export function progressBar(answered: number, total: number): Html {
   return html`<p class="progress"><label>Answered ${answered} of ${total} <progress${attributes({ max: total, value: answered })}>${answered} of ${total}</progress></label></p>`;
 }
 
-const KEYS_HELP = html`<p class="help keys" id="keys-help">Keys: <kbd>A</kbd>–<kbd>D</kbd> or <kbd>1</kbd>–<kbd>4</kbd> answer (on a confidence button, <kbd>1</kbd>–<kbd>5</kbd> set the confidence) · <kbd>N</kbd> or <kbd>→</kbd> next · <kbd>P</kbd> or <kbd>←</kbd> previous · in the viewer <kbd>I</kbd> invert, <kbd>R</kbd> reset, <kbd>F</kbd> fit, <kbd>+</kbd>/<kbd>−</kbd> zoom. Mouse: drag for window/level, right-drag or <kbd>Ctrl</kbd>-drag to pan, wheel or <kbd>Shift</kbd>-drag to zoom.</p>`;
+// Letters answer and digits rate: no key does both, so rating a case never changes its answer.
+const KEYS_HELP = html`<p class="help keys" id="keys-help">Keys: <kbd>A</kbd>–<kbd>D</kbd> answer · <kbd>1</kbd>–<kbd>5</kbd> set the confidence, once the case has an answer (before that they change nothing) · <kbd>N</kbd> or <kbd>→</kbd> next · <kbd>P</kbd> or <kbd>←</kbd> previous · in the viewer <kbd>I</kbd> invert, <kbd>R</kbd> reset, <kbd>F</kbd> fit, <kbd>+</kbd>/<kbd>−</kbd> zoom. Mouse: drag for window/level, right-drag or <kbd>Ctrl</kbd>-drag to pan, wheel or <kbd>Shift</kbd>-drag to zoom.</p>`;
 
 /** A case of a reader study: images, the question, four options, optional confidence, previous/next. */
 export function casePage(c: ReaderCase): Html {
@@ -48,7 +50,7 @@ ${c.locked ? html`<p class="notice" role="status">${c.locked}</p>` : ''}${c.erro
 <fieldset class="options"${attributes({ 'aria-describedby': c.error ? 'answer-error' : undefined })}><legend class="question">${c.item.question}</legend>
 ${options.map((text, i) => html`<label class="option"><input${attributes({ type: 'radio', name: 'answer', value: LETTERS[i]!, required: true, checked: c.answer?.answer === LETTERS[i], disabled })}> <span class="letter">${LETTERS[i]!}.</span> ${text}</label>`)}
 </fieldset>
-<fieldset class="confidence"><legend>Confidence (optional): 1 a guess, 5 certain</legend>
+<fieldset class="confidence"><legend>Confidence (optional, keys <kbd>1</kbd>–<kbd>5</kbd> once you have answered): 1 a guess, 5 certain</legend>
 ${[1, 2, 3, 4, 5].map((n) => html`<label><input${attributes({ type: 'radio', name: 'confidence', value: n, checked: c.answer?.confidence === n, disabled })}> ${n}</label>`)}
 </fieldset>
 <div class="nav-buttons"><button type="submit" name="go" value="next" id="next">${c.k === c.total ? 'Finish' : 'Next'}</button>${c.k > 1 ? html`<button type="submit" name="go" value="prev" id="prev" formnovalidate>Previous</button>` : ''}</div>
@@ -56,24 +58,56 @@ ${[1, 2, 3, 4, 5].map((n) => html`<label><input${attributes({ type: 'radio', nam
 <link rel="stylesheet" href="/static/viewer.css"><script type="module" src="/static/viewer.js"></script><script src="/static/reader.js" defer></script>`;
 }
 
-/** The start page of a study for a reader: where they are, and how to go on. */
-export function readerHome(study: Pick<Study, 'id' | 'title' | 'state' | 'allow_edits' | 'benchmark_id'>, answered: number, total: number, nextK: number | null, submittedAt: string | null): Html {
+/** A chosen letter with its option's text ("B. Pleural effusion"), or "—" when there is none. */
+export function optionWithText(item: Pick<StudyItem, 'options_json'>, letter: string | null): string {
+  if (letter === null) return '—';
+  const text = (JSON.parse(item.options_json) as string[])[LETTERS.indexOf(letter as 'A')];
+  return text === undefined ? letter : `${letter}. ${text}`;
+}
+
+/**
+ * What a reader is told about publication: before they start, whether their score may go on the public
+ * leaderboard and under which name; after the study closes, what became of it.
+ */
+function publicationNotice(study: Pick<Study, 'state' | 'publish_scores' | 'benchmark_id' | 'published_at'>, name: string, answered: number, total: number): Html {
+  const may = publishRefusal(study) === null;
+  const text = study.state === 'closed'
+    ? study.published_at === null ? html`Your score was not published: only the study's host sees the results, where you are named <strong>${name}</strong>.`
+      : answered === total ? html`The host published your score on this board's public leaderboard under the name <strong>${name}</strong>.`
+      : html`The host published the scores of the readers who answered every case; yours (${answered} of ${total} answered) is not among them.`
+    : may ? html`Your score may be published: when the study closes, the host may show it on this board's public leaderboard under the name <strong>${name}</strong> — your accuracy overall and per task, beside the models on the same cases — only if you answered every case. Your answers case by case are never published.`
+    : html`Your score will not be published: only the study's host sees the results, where you are named <strong>${name}</strong>.`;
+  return html`<p class="notice" id="publication">${text}</p>`;
+}
+
+/** The start page of a study for a reader: where they are, how to go on, and whether their score may go public. */
+export function readerHome(study: Pick<Study, 'id' | 'title' | 'state' | 'allow_edits' | 'benchmark_id' | 'publish_scores' | 'published_at'>, reader: Pick<StudyReader, 'name' | 'submitted_at'>, answered: number, total: number, nextK: number | null): Html {
   const base = `/read/${study.id}`;
+  const submittedAt = reader.submitted_at;
   return html`<h1>${study.title}</h1>${progressBar(answered, total)}
 <p>You will read ${total} cases, each a chest X-ray with one question and four options. Choose one answer per case (you cannot go on without one) and, if you like, how confident you are. Answers are saved as you choose them: you can close the browser and come back to this page, on this or another device, and go on where you left off. When the study's host closes the study you see your score${study.benchmark_id ? '' : ' and the reference answers'}.</p>
+${publicationNotice(study, reader.name, answered, total)}
 ${study.state === 'closed' ? html`<p><a href="${base}/results" id="my-results">The study is closed: see your score${study.benchmark_id ? '' : ' and the reference answers'}</a></p>`
     : submittedAt ? html`<p class="notice" role="status">You submitted your answers on ${submittedAt.slice(0, 16).replace('T', ' ')} UTC. Thank you.${study.allow_edits ? ' The host allows changes until the study closes.' : ''}</p><p><a href="${base}/finish">Your answers</a></p>`
     : html`<p><a class="button" id="continue" href="${nextK === null ? `${base}/finish` : `${base}/case/${nextK}`}">${answered === 0 ? 'Start reading' : nextK === null ? 'Review and submit' : `Continue with case ${nextK}`}</a></p>`}
 ${submittedAt || study.state === 'closed' ? '' : KEYS_HELP}`;
 }
 
-/** Every case with the reader's answer, and the submit button (which locks the answers). */
-export function finishPage(study: Pick<Study, 'id' | 'title'>, rows: { k: number; question: string; answer: string | null; confidence: number | null }[], csrf: string, submittedAt: string | null, locked: string | null, message: string | null): Html {
+/** A case in the reader's order with their answer and confidence, for the finish and results pages. */
+export interface ReaderAnswerRow {
+  k: number;
+  item: StudyItem;
+  answer: string | null;
+  confidence: number | null;
+}
+
+/** Every case with the reader's answer (the option's text beside the letter) and confidence, and the submit button (which locks the answers). */
+export function finishPage(study: Pick<Study, 'id' | 'title'>, rows: readonly ReaderAnswerRow[], csrf: string, submittedAt: string | null, locked: string | null, message: string | null): Html {
   const base = `/read/${study.id}`;
   const missing = rows.filter((r) => r.answer === null).length;
   return html`<h1>Your answers</h1>${message ? html`<p class="problems" role="alert">${message}</p>` : ''}
 <div class="table-scroll"><table class="board" id="my-answers"><thead><tr><th>Case</th><th>Question</th><th>Answer</th><th>Confidence</th></tr></thead><tbody>
-${rows.map((r) => html`<tr><td><a href="${base}/case/${r.k}">${r.k}</a></td><td>${r.question}</td><td>${r.answer ?? '—'}</td><td>${r.confidence ?? '—'}</td></tr>`)}</tbody></table></div>
+${rows.map((r) => html`<tr><td><a href="${base}/case/${r.k}">${r.k}</a></td><td>${r.item.question}</td><td>${optionWithText(r.item, r.answer)}</td><td>${r.confidence ?? '—'}</td></tr>`)}</tbody></table></div>
 ${submittedAt ? html`<p class="notice" role="status">Submitted on ${submittedAt.slice(0, 16).replace('T', ' ')} UTC.</p>`
     : locked ? html`<p class="notice">${locked}</p>`
     : html`<form method="post" action="${base}/submit" id="submit-answers"><input type="hidden" name="_csrf" value="${csrf}">
@@ -81,13 +115,13 @@ ${submittedAt ? html`<p class="notice" role="status">Submitted on ${submittedAt.
 }
 
 /**
- * After the study closes: the reader's score, and their answers beside the reference and its explanation — unless
- * the cases come from a board benchmark, whose gold answers are hidden test labels: then the score only.
+ * After the study closes: the reader's score and their answers with confidence — beside the reference and its
+ * explanation, unless the cases come from a board benchmark, whose gold answers are hidden test labels.
  */
-export function readerResultsPage(study: Pick<Study, 'title'>, rows: { k: number; item: StudyItem; answer: string | null }[], revealReference: boolean): Html {
+export function readerResultsPage(study: Pick<Study, 'title'>, rows: readonly ReaderAnswerRow[], revealReference: boolean): Html {
   const correct = rows.filter((r) => r.answer === r.item.gold).length;
   return html`<h1>${study.title}: your answers</h1><p id="my-score">You answered ${correct} of ${rows.length} correctly.</p>
-${revealReference ? html`<div class="table-scroll"><table class="board"><thead><tr><th>Case</th><th>Question</th><th>Yours</th><th>Reference</th><th>Explanation</th></tr></thead><tbody>
-${rows.map((r) => html`<tr><td>${r.k}</td><td>${r.item.question}</td><td>${r.answer ?? '—'}</td><td>${r.item.gold}</td><td>${r.item.explanation ?? ''}</td></tr>`)}</tbody></table></div>`
-    : html`<p class="help" id="reference-withheld">The cases come from a benchmark whose answers are kept hidden (models are still being tested on them), so the reference answers are not shown case by case.</p>`}`;
+${revealReference ? '' : html`<p class="help" id="reference-withheld">The cases come from a benchmark whose answers are kept hidden (models are still being tested on them), so the reference answers are not shown case by case.</p>`}
+<div class="table-scroll"><table class="board" id="my-results-table"><thead><tr><th>Case</th><th>Question</th><th>Yours</th><th>Confidence</th>${revealReference ? html`<th>Reference</th><th>Explanation</th>` : ''}</tr></thead><tbody>
+${rows.map((r) => html`<tr><td>${r.k}</td><td>${r.item.question}</td><td>${optionWithText(r.item, r.answer)}</td><td>${r.confidence ?? '—'}</td>${revealReference ? html`<td>${optionWithText(r.item, r.item.gold)}</td><td>${r.item.explanation ?? ''}</td>` : ''}</tr>`)}</tbody></table></div>`;
 }

@@ -1,7 +1,7 @@
 import type { Benchmark } from '../../store/benchmarks.js';
-import type { StudyReport } from '../../study/study-report.js';
+import type { ReportRater, StudyReport } from '../../study/study-report.js';
 import { exportNames } from '../../study/study-report.js';
-import type { Study } from '../../store/studies.js';
+import { publishRefusal, type Study } from '../../store/studies.js';
 import type { StudyResults } from '../../study/results.js';
 import { attributes, html, plural, type Html } from './html.js';
 import { pct } from './layout.js';
@@ -25,7 +25,17 @@ ${studies.length === 0 ? html`<p class="empty">No study yet.</p>` : ''}
 <label><input${attributes({ type: 'radio', name: 'mode', value: 'random', checked: values.mode === 'random' })}> Simple random</label></fieldset>
 <label>Only one task (optional) <select name="task"><option value="">All tasks</option>${Object.keys(TASK_SHORT).map((t) => html`<option${attributes({ value: t, selected: values.task === t })}>${t}</option>`)}</select></label>
 <label>Seed <input type="number" name="seed" min="0" max="2147483647" step="1"${attributes({ value: values.seed ?? '0' })}></label>
+<label><input${attributes({ type: 'checkbox', name: 'publishScores', checked: values.publishScores === 'on' })}> Readers' scores may be published on the public leaderboard — readers are told so, with the name they appear under, before they start; when closing the study you still choose whether to publish (only readers who answered every case)</label>
 <button>Create study</button></form>`;
+}
+
+/** Whether the study's readers' scores may go public, and whether they did. */
+function publishSetting(study: Study): string {
+  const refused = publishRefusal(study);
+  if (refused) return `private: ${refused}`;
+  if (study.published_at) return `published on the benchmark's leaderboard on ${study.published_at.slice(0, 16).replace('T', ' ')} UTC (readers who answered every case)`;
+  if (study.state === 'closed') return 'not published (readers were told they might be)';
+  return 'readers are told their scores may be published on the public leaderboard; you choose when closing the study';
 }
 
 /** One study for its host: what is missing, who reads, and the controls (open, close, invite, revoke). */
@@ -36,7 +46,7 @@ export function studyPage(study: Study, report: StudyReport, csrf: string, fresh
   return html`<h1>${study.title}</h1>${message ?? ''}
 <dl class="card"><dt>State</dt><dd id="study-state">${study.state}</dd><dt>Source</dt><dd>${study.source} <span class="meta">sha256 ${study.source_sha256.slice(0, 12)}…</span></dd>
 <dt>Sample</dt><dd>${plural(report.items.length, 'case')}${sampling.n !== undefined && sampling.n > (sampling.pool ?? Infinity) ? ` (${sampling.n} asked; every question there is)` : ''} of ${sampling.pool ?? '?'}${sampling.task ? ` ${sampling.task} questions` : ''} · ${sampling.mode ?? '?'} · seed ${String(study.seed)}</dd>
-<dt>After submitting</dt><dd>${study.allow_edits ? 'readers may still change answers' : 'answers are locked'}</dd><dt>Links expire</dt><dd>${study.invites_expire_at ? `${expires.replace('T', ' ')} UTC${study.invites_expire_at < new Date().toISOString() ? ' — passed: reading links no longer open or save' : ''}` : 'never'}</dd></dl>
+<dt>After submitting</dt><dd>${study.allow_edits ? 'readers may still change answers' : 'answers are locked'}</dd><dt>Readers' scores</dt><dd id="publish-setting">${publishSetting(study)}</dd><dt>Links expire</dt><dd>${study.invites_expire_at ? `${expires.replace('T', ' ')} UTC${study.invites_expire_at < new Date().toISOString() ? ' — passed: reading links no longer open or save' : ''}` : 'never'}</dd></dl>
 ${missing.length > 0 ? html`<div class="problems" role="alert" id="missing-images"><p><strong>${plural(missing.length, 'case')} ${missing.length === 1 ? 'has' : 'have'} missing images</strong> — readers cannot be invited until this is settled. Add the files and create the study again, or remove these cases.</p>
 <ul>${missing.slice(0, 50).map((i) => html`<li><code>${i.question_id}</code>: ${(JSON.parse(i.images_json) as { path: string; sha256: string | null; problem?: string }[]).filter((v) => !v.sha256).map((v) => (v.problem && v.problem !== 'missing' ? `${v.path} (${v.problem})` : v.path)).join(', ') || 'the record lists no image'}</li>`)}</ul>${missing.length > 50 ? html`<p>… and ${missing.length - 50} more.</p>` : ''}
 ${study.state === 'draft' ? html`<form method="post" action="/studies/${study.id}/drop-missing">${csrfField(csrf)}<button>Remove the ${plural(missing.length, 'case')} without images</button></form>` : ''}</div>` : ''}
@@ -44,7 +54,8 @@ ${fresh ? (fresh.account
     ? html`<div class="token" role="status"><p>${fresh.name} (${fresh.account}) is invited: they read at this address when signed in, and see the study on their account page:</p><code id="new-link">${fresh.link}</code></div>`
     : html`<div class="token" role="status"><p>Reading link for ${fresh.name} — send it to them; it is not shown again (revoke it and make a new one if it is lost):</p><code id="new-link">${fresh.link}</code></div>`) : ''}
 <div class="actions">${study.state === 'draft' ? html`<form method="post" action="/studies/${study.id}/state" class="inline">${csrfField(csrf)}<input type="hidden" name="action" value="open"><button${attributes({ disabled: missing.length > 0 })}>Open the study for reading</button></form>` : ''}
-${study.state === 'open' ? html`<form method="post" action="/studies/${study.id}/state" class="inline" id="close-form">${csrfField(csrf)}<input type="hidden" name="action" value="close"><label><input type="checkbox" name="confirm" value="yes" required> Answers freeze for good; readers then see their score${study.benchmark_id ? '' : ' and the reference answers'}</label> <button>Close the study</button></form>` : ''}
+${study.state === 'open' ? html`<form method="post" action="/studies/${study.id}/state" class="inline" id="close-form">${csrfField(csrf)}<input type="hidden" name="action" value="close"><label><input type="checkbox" name="confirm" value="yes" required> Answers freeze for good; readers then see their score${study.benchmark_id ? '' : ' and the reference answers'}</label>
+${publishRefusal(study) === null ? html`<label><input type="checkbox" name="publish" value="yes" id="publish-now"> Publish readers' scores now on this benchmark's public leaderboard: each reader who answered every case, under the name the Readers table shows, with accuracy overall and per task beside the models on the same cases (readers who left cases unanswered are left out)</label>` : ''} <button>Close the study</button></form>` : ''}
 ${study.state === 'draft' ? html`<form method="post" action="/studies/${study.id}/delete" class="inline" id="delete-form">${csrfField(csrf)}<label><input type="checkbox" name="confirm" value="yes" required> Delete this draft and its cases</label> <button class="secondary">Delete draft</button></form>` : ''}
 <a href="/studies/${study.id}/results" id="results-link">Results</a></div>
 <h2>Readers</h2>
@@ -61,26 +72,42 @@ ${study.state !== 'closed' ? html`<form method="post" action="/studies/${study.i
 <button>Save settings</button></form>` : ''}`;
 }
 
+/** "incomplete: n of N" for a reader who left cases unanswered (never published; counted as not correct). */
+function incompleteBadge(rater: { kind: string; answered: number }, items: number): Html | '' {
+  return rater.kind === 'reader' && rater.answered < items ? html` <span class="badge incomplete" title="unanswered cases count as not correct; not published">incomplete: ${rater.answered} of ${items}</span>` : '';
+}
+
 function estimate(e: { value: number; lo: number; hi: number }): Html {
   return html`${pct(e.value)}<span class="ci"> ${pct(e.lo)}–${pct(e.hi)}</span>`;
 }
 
 /**
- * Readers (marked human) and models on exactly the study's items: accuracy with Wilson 95% intervals per task.
- * The public variant (the leaderboard page) shows readers and the benchmark's entries only, and no cell of fewer
- * than `minCell` cases: a small cell of hidden test items would tell which of them an entry got right.
+ * Readers (marked human; marked incomplete when they left cases unanswered) and models on exactly the study's
+ * items: accuracy with Wilson 95% intervals per task. The public variant (the leaderboard page) shows only readers
+ * who answered every case and the benchmark's entries, and no cell of fewer than `minCell` cases: a small cell of
+ * hidden test items would tell which of them an entry got right.
  */
 export function ratersTable(results: StudyResults, id = 'raters', publicView: { minCell: number } | null = null): Html {
-  const raters = publicView ? results.raters.filter((r) => r.kind === 'reader' || r.origin === 'entry') : results.raters;
+  const raters = publicView ? results.raters.filter((r) => (r.kind === 'reader' && r.answered === results.items) || r.origin === 'entry') : results.raters;
   const cell = (e: StudyResults['raters'][number]['overall']) => (publicView && e.n < publicView.minCell ? html`<span class="ci" title="fewer than ${publicView.minCell} cases: not shown">n=${e.n}</span>` : html`${estimate(e)} <span class="ci">n=${e.n}</span>`);
   return html`<div class="table-scroll"><table class="board" id="${id}"><thead><tr><th>Rater</th><th class="num">Answered</th><th class="num">Overall %</th>${results.tasks.map((t) => html`<th class="num">${TASK_SHORT[t] ?? t} %</th>`)}</tr></thead><tbody>
-${raters.map((r) => html`<tr class="${r.kind}"><td>${r.name}${r.kind === 'reader' ? html` <span class="badge human" title="a person who read the cases">human</span>` : ''}</td><td class="num">${r.answered} / ${results.items}</td><td class="num">${publicView && r.overall.n < publicView.minCell ? cell(r.overall) : estimate(r.overall)}</td>${results.tasks.map((t) => html`<td class="num">${cell(r.byTask[t]!)}</td>`)}</tr>`)}
+${raters.map((r) => html`<tr class="${r.kind}"><td>${r.name}${r.kind === 'reader' ? html` <span class="badge human" title="a person who read the cases">human</span>` : ''}${incompleteBadge(r, results.items)}</td><td class="num">${r.answered} / ${results.items}</td><td class="num">${publicView && r.overall.n < publicView.minCell ? cell(r.overall) : estimate(r.overall)}</td>${results.tasks.map((t) => html`<td class="num">${cell(r.byTask[t]!)}</td>`)}</tr>`)}
 </tbody></table></div>`;
 }
 
 function kappaTable(names: string[], cohen: number[][], pairN: number[][], caption: string): Html {
   return html`<div class="table-scroll"><table class="board kappa"><caption>${caption}</caption><thead><tr><th></th>${names.map((n) => html`<th>${n}</th>`)}</tr></thead><tbody>
 ${names.map((a, i) => html`<tr><th>${a}</th>${names.map((_, j) => html`<td${attributes({ class: pairN[i]![j]! < 10 ? 'num few' : 'num', title: pairN[i]![j]! < 10 ? 'fewer than 10 cases: read with care' : undefined })}>${Number.isNaN(cohen[i]![j]!) ? '—' : cohen[i]![j]!.toFixed(2)} <span class="ci">n=${pairN[i]![j]!}</span></td>`)}</tr>`)}</tbody></table></div>`;
+}
+
+function raterOf(report: StudyReport, name: string): ReportRater | undefined {
+  return report.raters.find((r) => r.kind === 'reader' && r.name === name);
+}
+
+/** One reader's answer, confidence and seconds on every case (folded away: a study may have hundreds of cases). */
+function readerAnswersTable(report: StudyReport, rater: ReportRater): Html {
+  return html`<details class="reader-answers"><summary>${rater.name}</summary><div class="table-scroll"><table class="board"><thead><tr><th>Question</th><th>Task</th><th>Answer</th><th>Reference</th><th class="num">Confidence</th><th class="num">Seconds</th></tr></thead><tbody>
+${report.items.map((i) => html`<tr><td><code>${i.question_id}</code></td><td>${i.task}</td><td>${rater.answers.get(i.question_id) ?? '—'}</td><td>${i.gold}</td><td class="num">${rater.confidence?.get(i.question_id) ?? '—'}</td><td class="num">${rater.seconds?.get(i.question_id)?.toFixed(1) ?? '—'}</td></tr>`)}</tbody></table></div></details>`;
 }
 
 /** The host's results: accuracy with intervals, time per case, kappa heatmaps overall and per task, and the exports. */
@@ -93,12 +120,16 @@ ${study.state !== 'closed' ? html`<p class="notice" role="status">${study.state 
 <h2>Accuracy on the study's ${plural(r.items, 'case')}</h2><p class="help">Correct over every case (an unanswered case is not correct), with Wilson 95% intervals. Humans are marked; models answered the same cases.</p>
 ${ratersTable(r)}
 <figure><img src="${base}/accuracy.svg" alt="Bar chart of accuracy per task for each reader and model, with 95% intervals (the numbers are in the table above)" id="accuracy-chart"></figure>
-<h2>Time per case</h2><div class="table-scroll"><table class="board" id="times"><thead><tr><th>Reader</th><th class="num">Cases timed</th><th class="num">Median s</th><th class="num">Mean s</th><th class="num">Total min</th></tr></thead><tbody>
-${report.readers.map((x) => html`<tr><td>${x.name}${x.revoked_at ? ' (revoked: left out of the results)' : ''}</td><td class="num">${x.time.cases}</td><td class="num">${x.time.medianS?.toFixed(1) ?? '—'}</td><td class="num">${x.time.meanS?.toFixed(1) ?? '—'}</td><td class="num">${(x.time.totalS / 60).toFixed(1)}</td></tr>`)}</tbody></table></div>
+<h2>Time per case and confidence</h2><div class="table-scroll"><table class="board" id="times"><thead><tr><th>Reader</th><th class="num">Cases timed</th><th class="num">Median s</th><th class="num">Mean s</th><th class="num">Total min</th><th class="num">Cases rated</th><th class="num">Mean confidence</th></tr></thead><tbody>
+${report.readers.map((x) => {
+    const rated = [...(raterOf(report, x.name)?.confidence?.values() ?? [])].filter((c): c is number => c !== null);
+    return html`<tr><td>${x.name}${x.revoked_at ? ' (revoked: left out of the results)' : incompleteBadge({ kind: 'reader', answered: x.answered }, report.items.length)}</td><td class="num">${x.time.cases}</td><td class="num">${x.time.medianS?.toFixed(1) ?? '—'}</td><td class="num">${x.time.meanS?.toFixed(1) ?? '—'}</td><td class="num">${(x.time.totalS / 60).toFixed(1)}</td><td class="num">${rated.length}</td><td class="num">${rated.length ? (rated.reduce((a, b) => a + b, 0) / rated.length).toFixed(1) : '—'}</td></tr>`;
+  })}</tbody></table></div>
+<h3>Each reader's answers</h3>${report.readers.filter((x) => !x.revoked_at).map((x) => readerAnswersTable(report, raterOf(report, x.name)!))}
 <h2>Agreement (Cohen's kappa)</h2><p class="help">Each cell uses the cases both raters answered (n per cell); cells on fewer than 10 cases are greyed — kappa on a handful of cases says little. Fleiss' kappa of everyone: ${Number.isNaN(r.agreement.fleiss) ? '—' : r.agreement.fleiss.toFixed(2)} on ${r.agreement.fleissN} case(s).</p>
 ${names.length >= 2 ? html`<figure><img src="${base}/kappa.svg" alt="Heatmap of Cohen's kappa between every pair of readers and models (the numbers are in the table below)" id="kappa-heatmap"></figure>
 ${kappaTable(names, r.agreement.cohen, r.agreement.pairN, 'All cases')}
 <h3>Per task</h3><div class="kappa-grid">${r.tasks.map((t) => html`<div class="kappa-task"><h4>${t}</h4><figure><img src="${base}/kappa.svg?task=${encodeURIComponent(t)}" alt="Kappa heatmap for ${t} (the numbers are in the table below it)"></figure>${kappaTable(names, r.agreementByTask[t]!.cohen, r.agreementByTask[t]!.pairN, t)}</div>`)}</div>` : html`<p class="empty">Agreement needs at least two raters.</p>`}
-<h2>Exports</h2><p class="help">Answer files <code>{id, answer}</code>, one per rater, and the key <code>{id, answer, task}</code>; compare them with <code>cxrbench agreement reader-*.jsonl model-*.jsonl --gold key.jsonl</code>.</p>
+<h2>Exports</h2><p class="help">Answer files <code>{id, answer, confidence, seconds}</code>, one per rater (a model has no confidence or time: null), and the key <code>{id, answer, task}</code>; compare them with <code>cxrbench agreement reader-*.jsonl model-*.jsonl --gold key.jsonl</code>.</p>
 <ul id="exports"><li><a href="/studies/${study.id}/export/key.jsonl">key.jsonl</a> (reference answers)</li>${exportNames(report.raters).map((file) => html`<li><a href="/studies/${study.id}/export/${file}">${file}</a></li>`)}</ul>`;
 }
