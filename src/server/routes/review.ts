@@ -194,8 +194,8 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
     const form = request.body ?? {};
     if (!csrfOk(request, form._csrf)) return showItem(request, reply, found, { typed: form, message: EXPIRED, status: 403 });
     // An adjudication form sent by one of the item's reviewers (a page opened before they were assigned, a crafted
-    // form) must not become their own vote: it is refused and shown again.
-    if (form.adjudication === '1' && assigned) return showItem(request, reply, found, { typed: form, message: `${participantMessage(position)} The form below is your own review.`, status: 409 });
+    // form) must not become their own vote: it is refused and shown again. Any value counts (the field sent twice too).
+    if (form.adjudication !== undefined && assigned) return showItem(request, reply, found, { typed: form, message: `${participantMessage(position)} The form below is your own review.`, status: 409 });
     const user = request.caller!.user;
     try {
       const result = await saveDecision(ctx.store, { id: user.id, email: user.email, isAdmin: user.is_admin === 1 }, found.queue.id, position, decisionFromForm(form), { adjudication: !assigned });
