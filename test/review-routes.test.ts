@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
       const count = async () => Number((await store.db.selectFrom('review_decisions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       assert.equal((await post(ana, `${base}/items/${anaFirst! + 1}`, form(undefined))).statusCode, 403);
       assert.equal((await post(ana, `${base}/items/${anaFirst! + 1}`, form(ben.csrf))).statusCode, 403);
-      assert.equal((await post(admin, `${base}/versions`, { disputed: 'keep', pending: 'keep' })).statusCode, 403);
+      assert.equal((await post(admin, `${base}/versions`, { include_disputed: '1', pending: 'keep' })).statusCode, 403);
       assert.equal(await count(), 0);
 
       // A broken edit: option D emptied and the question cleared → 400, reasons shown and tied to the fields, typed text kept, nothing stored.
@@ -114,8 +114,8 @@ for (const dialect of DIALECTS) {
       // A rating left out: its group is marked and linked, the message at the end of the group.
       const unrated = await post(ana, `${base}/items/${anaFirst! + 1}`, form(ana.csrf, { clinical_quality: '' }));
       assert.equal(unrated.statusCode, 400);
-      assert.match(unrated.body, /<fieldset class="choices inline" id="field-clinical_quality" aria-invalid="true" aria-describedby="err-clinical_quality">[^]*?<\/div>\s*<span class="field-error" id="err-clinical_quality">Clinical quality: choose a rating from 1 to 5<\/span><\/fieldset>/);
-      assert.match(unrated.body, /<li><a href="#field-clinical_quality">Clinical quality: choose a rating from 1 to 5<\/a><\/li>/);
+      assert.match(unrated.body, /<fieldset class="choices inline" id="field-clinical_quality" aria-invalid="true" aria-describedby="err-clinical_quality">[^]*?<\/div>\s*<span class="field-error" id="err-clinical_quality">Clinical quality: choose a rating from 1 to 5 \(needed to accept or edit\)<\/span><\/fieldset>/);
+      assert.match(unrated.body, /<li><a href="#field-clinical_quality">Clinical quality: choose a rating from 1 to 5 \(needed to accept or edit\)<\/a><\/li>/);
       for (const body of [broken.body, clash.body, unrated.body]) {
         const ids = [...body.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
         assert.equal(new Set(ids).size, ids.length, 'ids are unique');
@@ -131,7 +131,7 @@ for (const dialect of DIALECTS) {
       const report = await get(admin, `${base}/report`);
       assert.equal(report.statusCode, 200);
       assert.match(report.body, /Decisions made 1 of 6/);
-      const made = await post(admin, `${base}/versions`, { _csrf: admin.csrf, disputed: 'keep', pending: 'retire' });
+      const made = await post(admin, `${base}/versions`, { _csrf: admin.csrf, include_disputed: '1', pending: 'retire' });
       assert.deepEqual([made.statusCode, made.headers.location], [303, `${base}/report#versions`]);
       const download = await get(admin, `${base}/versions/1/export.json`);
       assert.equal(download.statusCode, 200);
@@ -318,7 +318,7 @@ for (const dialect of DIALECTS) {
       assert.equal(refused.statusCode, 403);
       assert.match(refused.body, /<p class="problems" role="alert" id="own-items-first">You review 6 items of this queue with other reviewers: decide your own 6 items first\./);
       assert.match(refused.body, new RegExp(`<a class="button" id="continue" href="${base}/items/1">Continue with item 1</a>`));
-      const made = await app.inject({ method: 'POST', url: `${base}/versions`, headers: { cookie: admin.cookie }, payload: { _csrf: admin.csrf, disputed: 'keep', pending: 'keep' } });
+      const made = await app.inject({ method: 'POST', url: `${base}/versions`, headers: { cookie: admin.cookie }, payload: { _csrf: admin.csrf, include_disputed: '1', pending: 'keep' } });
       assert.equal(made.statusCode, 403);
       assert.equal(Number((await store.db.selectFrom('review_versions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n), 1, 'no version made');
       for (const url of [`${base}/versions/1/export.json`, `${base}/versions/1/export.json?split=valid`, `${base}/versions/1/review-version.json`]) {
@@ -337,7 +337,7 @@ for (const dialect of DIALECTS) {
       assert.equal(open.statusCode, 200);
       assert.match(open.body, /Decisions made 12 of 12/);
       assert.equal((await get(`${base}/versions/1/export.json`)).statusCode, 200);
-      assert.equal((await app.inject({ method: 'POST', url: `${base}/versions`, headers: { cookie: admin.cookie }, payload: { _csrf: admin.csrf, disputed: 'keep', pending: 'keep' } })).statusCode, 303);
+      assert.equal((await app.inject({ method: 'POST', url: `${base}/versions`, headers: { cookie: admin.cookie }, payload: { _csrf: admin.csrf, include_disputed: '1', pending: 'keep' } })).statusCode, 303);
       // An admin who reviews nothing in a queue is never held back, nor one whose items nobody else reviews (as the demo's host).
       const other = await createReviewQueue(store, 'test', { data: DEMO_DATASET, splits: ['valid'], title: 'Ana alone', reviewersPerItem: 1, reviewers: ['ana@lab.org'] });
       assert.equal((await get(`/reviews/${other.queue.id}/report`)).statusCode, 200);
@@ -356,15 +356,15 @@ test('review item page: the difficulty and category pre-filled from the question
   const record = { question: 'Is there a pleural effusion?', options: ['A. Yes, small', 'B. Yes, large', 'C. No effusion', 'D. Cannot be determined'], correct_answer: 'C', correct_answer_explanation: 'The findings state that there is no pleural effusion.', difficulty: 'hard', category: 'Pleura' };
   const page = (decided: boolean, values = formValues(record, null)) => itemPage({
     queue: { id: 'q1', title: 'Queue' } as ReviewQueue, k: 1, total: 1, prevK: null, nextK: null, questionId: 'q1', split: 'test', record, reportText: null, views: [], mode: 'review',
-    values, decided, problems: [], message: null, saved: false, others: [], csrf: 'token',
+    values, decided, problems: [], message: null, saved: false, others: [], dispute: null, csrf: 'token',
   }).text;
   const fresh = page(false);
   assert.match(fresh, /<fieldset class="choices inline" id="field-difficulty" aria-describedby="hint-difficulty"><legend>Difficulty<\/legend>\s*<p class="hint" id="hint-difficulty">Pre-filled from the generator \(hard\): check it\.<\/p>/);
-  assert.match(fresh, /<input type="radio" name="difficulty" value="hard" checked required>/);
+  assert.match(fresh, /<input type="radio" name="difficulty" value="hard" checked>/);
   assert.match(fresh, /<span class="hint" id="hint-category">pre-filled from the question: check it<\/span>\s*<input name="category" id="field-category" maxlength="120" required aria-describedby="hint-category" value="Pleura">/);
   // Ratings: each radio right before its own number; the legends say what 1 and 5 mean.
   assert.match(fresh, /<legend>Clinical quality <span class="scale">\(1 poor – 5 excellent\)<\/span><\/legend>/);
-  assert.match(fresh, /<label class="rating"><input type="radio" name="clinical_quality" value="1" required> 1<\/label><label class="rating">/);
+  assert.match(fresh, /<label class="rating"><input type="radio" name="clinical_quality" value="1"> 1<\/label><label class="rating">/);
   // Save-and-next comes first in the page as on the screen (no reversed row).
   assert.match(fresh, /<div class="review-actions"><button type="submit" name="go" value="next" id="save-next" class="button">Save and go to the next item<\/button> <button type="submit" name="go" value="stay" id="save-stay" class="button secondary">Save<\/button><\/div>/);
   // Once decided (even with the same values), or with another difficulty chosen, no hint.

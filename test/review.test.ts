@@ -121,13 +121,38 @@ test('reviewerAgreement: Cohen\'s kappa, exact agreement and mean absolute diffe
   ];
   const [pair, ...rest] = reviewerAgreement(assignments, decisions);
   assert.deepEqual(rest, []);
-  const same = { kappa: 1, exact: 1, meanAbsDiff: 0 };
+  const same = { n: 5, kappa: 1, exact: 1, meanAbsDiff: 0 };
   assert.deepEqual(rounded(pair), rounded({
     reviewers: ['a', 'b'], shared: 6, n: 5,
-    decision: { kappa: 1 / 6, exact: 0.4 },
-    difficulty: { kappa: 1, exact: 1 },
-    ratings: { clinical_quality: { kappa: 0.5, exact: 0.6, meanAbsDiff: 0.4 }, explanation_clarity: same, factual_correctness: same, image_alignment: same },
+    decision: { n: 5, kappa: 1 / 6, exact: 0.4 },
+    difficulty: { n: 5, kappa: 1, exact: 1 },
+    ratings: { clinical_quality: { n: 5, kappa: 0.5, exact: 0.6, meanAbsDiff: 0.4 }, explanation_clarity: same, factual_correctness: same, image_alignment: same },
   }));
+});
+
+test('reviewerAgreement: a rejection without ratings or difficulty counts in the decision\'s agreement and is left out of those it did not give', () => {
+  // Items 0–3 decided by both. On item 2 a rejected without ratings or difficulty; on item 3 b did.
+  // Decisions a: accept accept reject reject, b: accept accept accept reject — po 3/4, margins (2,2) and (3,1), pe 1/2 → kappa 1/2.
+  // Clinical quality over items 0 and 1 only: a 5 3, b 5 4 — exact 1/2, pe (1·1 + 1·0 + 0·1)/4 = 1/4 → kappa 1/3, mean |Δ| 1/2.
+  const unrated = { clinical_quality: null, explanation_clarity: null, factual_correctness: null, image_alignment: null, difficulty: null };
+  const assignments = [0, 1, 2, 3].flatMap((position) => ['a', 'b'].map((user_id) => ({ queue_id: 'q', position, user_id })));
+  const decisions = [
+    row('a', 'accept', { position: 0, clinical_quality: 5 }), row('b', 'accept', { position: 0, clinical_quality: 5 }),
+    row('a', 'accept', { position: 1, clinical_quality: 3, difficulty: 'hard' }), row('b', 'accept', { position: 1, clinical_quality: 4 }),
+    row('a', 'reject', { position: 2, ...unrated }), row('b', 'accept', { position: 2, clinical_quality: 1 }),
+    row('a', 'reject', { position: 3, clinical_quality: 2 }), row('b', 'reject', { position: 3, ...unrated }),
+  ];
+  const [pair] = reviewerAgreement(assignments, decisions);
+  // The other three ratings are 4 throughout: their kappa is another test's matter (every rating alike), their n is this one's.
+  const { clinical_quality, ...constant } = pair!.ratings;
+  assert.deepEqual(rounded({ ...pair, ratings: { clinical_quality } }), rounded({
+    reviewers: ['a', 'b'], shared: 4, n: 4,
+    decision: { n: 4, kappa: 1 / 2, exact: 0.75 },
+    // medium/hard vs medium/medium: po 1/2, pe (1·2 + 1·0)/4 = 1/2 → kappa 0.
+    difficulty: { n: 2, kappa: 0, exact: 0.5 },
+    ratings: { clinical_quality: { n: 2, kappa: 1 / 3, exact: 0.5, meanAbsDiff: 0.5 } },
+  }));
+  assert.deepEqual(Object.values(constant).map((r) => [r.n, r.exact, r.meanAbsDiff]), [[2, 1, 0], [2, 1, 0], [2, 1, 0]]);
 });
 
 for (const dialect of DIALECTS) {
@@ -195,7 +220,7 @@ for (const dialect of DIALECTS) {
       // (1,1,3) and (2,2,1), pe 7/25 → kappa (15 − 7)/18 = 4/9; clinical quality 5,4,2,3,1 vs 5,4,3,3,2 → 0.5.
       const [pair] = report.agreement;
       assert.deepEqual(rounded({ n: pair!.n, shared: pair!.shared, kappa: pair!.decision.kappa, cq: pair!.ratings.clinical_quality, names: [...pair!.names].sort() }), rounded({
-        n: 5, shared: 6, kappa: 4 / 9, cq: { kappa: 0.5, exact: 0.6, meanAbsDiff: 0.4 }, names: ['Ana', 'Ben'],
+        n: 5, shared: 6, kappa: 4 / 9, cq: { n: 5, kappa: 0.5, exact: 0.6, meanAbsDiff: 0.4 }, names: ['Ana', 'Ben'],
       }));
 
       // A version: disputed retired, pending kept. Then a second one numbers on.

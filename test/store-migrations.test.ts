@@ -28,7 +28,7 @@ for (const dialect of DIALECTS) {
         ids.push(id);
         await db.insertInto('submissions').values({ id, benchmark_id: 'b', team_id: null, user_id: null, kind: 'baseline', state: 'queued', day: now.slice(0, 10), file_name: 'p', format: 'jsonl', byte_size: Buffer.byteLength(content), content, model_json: '{}', error: null, created_at: now, scored_at: null, attempts: 0, updated_at: now }).execute();
       }
-      assert.deepEqual(await migrate(store), ['0004-submission-files', '0005-reader-studies-and-review', '0006-report-generation-board', '0008-study-publish-consent']);
+      assert.deepEqual(await migrate(store), ['0004-submission-files', '0005-reader-studies-and-review', '0006-report-generation-board', '0007-review-rejection-without-ratings', '0008-study-publish-consent']);
       const moved = await store.db.selectFrom('submission_files').selectAll().orderBy('submission_id').execute();
       assert.deepEqual(moved.map((m) => [m.submission_id, m.content]), ids.map((id, i) => [id, files[i]]).sort((a, b) => a[0]!.localeCompare(b[0]!)));
       await assert.rejects(db.selectFrom('submissions').select('content').execute(), 'the column is gone');
@@ -36,6 +36,31 @@ for (const dialect of DIALECTS) {
       for (const [i, id] of ids.entries()) assert.equal(hashes.find((h) => h.id === id)!.content_sha256, createHash('sha256').update(files[i]!).digest('hex'), 'earlier uploads get their hash');
       await store.db.deleteFrom('submissions').where('id', '=', ids[0]!).execute();
       assert.equal((await store.db.selectFrom('submission_files').selectAll().execute()).length, 1, 'a deleted submission takes its file with it');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test(`migration 0007 (${dialect}): a review decision may leave its ratings and difficulty out; every decision made before is kept as it was`, { timeout: 120_000 }, async () => {
+    const store = await freshStore(dialect, cluster.get, { migrated: false });
+    try {
+      const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => MIGRATIONS } });
+      assert.equal((await migrator.migrateTo('0006-report-generation-board')).error, undefined);
+      const now = new Date().toISOString();
+      await store.db.insertInto('users').values({ id: 'u', email: 'u@lab.org', display_name: 'U', password_hash: 'x', is_admin: 0, team_id: null, created_at: now }).execute();
+      await store.db.insertInto('review_queues').values({ id: 'q', title: 'Q', source: 's', source_sha256: 'x', reviewers_per_item: 1, created_by: 'cli', created_at: now }).execute();
+      const before = { queue_id: 'q', position: 0, user_id: 'u', adjudication: 0, clinical_quality: 4, explanation_clarity: 3, factual_correctness: 5, image_alignment: 2, difficulty: 'hard', category: 'Heart', decision: 'edit' as const, reason: null, note: 'a note', edited_json: '{"question":"q?"}', created_at: now, updated_at: now };
+      await store.db.insertInto('review_decisions').values(before).execute();
+      const applied = await migrator.migrateTo('0007-review-rejection-without-ratings');
+      assert.deepEqual(applied.results?.map((r) => [r.migrationName, r.status]), [['0007-review-rejection-without-ratings', 'Success']]);
+      assert.deepEqual(await store.db.selectFrom('review_decisions').selectAll().execute(), [before]);
+      const rejection = { ...before, position: 1, clinical_quality: null, explanation_clarity: null, factual_correctness: null, image_alignment: null, difficulty: null, decision: 'reject' as const, reason: 'other', edited_json: null };
+      await store.db.insertInto('review_decisions').values(rejection).execute();
+      assert.deepEqual(await store.db.selectFrom('review_decisions').selectAll().orderBy('position').execute(), [before, rejection]);
+      await assert.rejects(store.db.insertInto('review_decisions').values({ ...rejection, category: null as unknown as string }).execute(), 'the other columns keep their NOT NULL');
+      await assert.rejects(store.db.insertInto('review_decisions').values(rejection).execute(), 'and the primary key');
+      await store.db.deleteFrom('review_queues').where('id', '=', 'q').execute();
+      assert.deepEqual(await store.db.selectFrom('review_decisions').selectAll().execute(), [], 'and the cascade from the queue');
     } finally {
       await store.close();
     }

@@ -3,8 +3,12 @@ import type { ReviewDecision } from '../store/review-decisions.js';
 import type { ReviewAssignment } from '../store/reviews.js';
 import { RATINGS, type RatingName } from './decision.js';
 
-/** Agreement of two reviewers on one categorical label (decision, difficulty). NaN when no item was decided by both. */
+/**
+ * Agreement of two reviewers on one categorical label (decision, difficulty), over the `n` items both gave it (a
+ * rejection may leave the difficulty out). NaN when there is none.
+ */
 export interface LabelAgreement {
+  n: number;
   kappa: number;
   /** Share of items given the same label. */
   exact: number;
@@ -21,21 +25,29 @@ export interface PairAgreement {
   reviewers: [string, string];
   /** Items assigned to both. */
   shared: number;
-  /** Items both decided: every figure is over these. */
+  /** Items both decided: the decision's figures are over these, the difficulty's and each rating's over those of them both rated (their own n). */
   n: number;
   decision: LabelAgreement;
   difficulty: LabelAgreement;
   ratings: Record<RatingName, RatingAgreement>;
 }
 
-function label(a: readonly string[], b: readonly string[]): LabelAgreement {
-  if (a.length === 0) return { kappa: NaN, exact: NaN };
-  return { kappa: cohenKappa(a, b), exact: a.filter((x, i) => x === b[i]).length / a.length };
+/** The pairs in which both values are given: a rejection may leave a rating or the difficulty out. */
+function given<T>(a: readonly (T | null)[], b: readonly (T | null)[]): [T[], T[]] {
+  const keep = a.flatMap((x, i) => (x !== null && b[i] !== null && b[i] !== undefined ? [i] : []));
+  return [keep.map((i) => a[i]!), keep.map((i) => b[i]!)];
 }
 
-function ratingOf(a: readonly number[], b: readonly number[]): RatingAgreement {
-  const base = label(a.map(String), b.map(String));
-  return { ...base, meanAbsDiff: a.length === 0 ? NaN : a.reduce((s, x, i) => s + Math.abs(x - b[i]!), 0) / a.length };
+function label(a: readonly (string | null)[], b: readonly (string | null)[]): LabelAgreement {
+  const [x, y] = given(a, b);
+  if (x.length === 0) return { n: 0, kappa: NaN, exact: NaN };
+  return { n: x.length, kappa: cohenKappa(x, y), exact: x.filter((v, i) => v === y[i]).length / x.length };
+}
+
+function ratingOf(a: readonly (number | null)[], b: readonly (number | null)[]): RatingAgreement {
+  const [x, y] = given(a, b);
+  const base = label(x.map(String), y.map(String));
+  return { ...base, meanAbsDiff: x.length === 0 ? NaN : x.reduce((s, v, i) => s + Math.abs(v - y[i]!), 0) / x.length };
 }
 
 /**

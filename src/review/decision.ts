@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CxrError } from '../core/errors.js';
 import type { Store } from '../store/connect.js';
-import { upsertReviewDecision } from '../store/review-decisions.js';
+import { participantMessage, upsertReviewDecision } from '../store/review-decisions.js';
 import { assignedPositions, reviewItemAt } from '../store/reviews.js';
 import { applyEdit, type Problem } from './edit.js';
 
@@ -30,13 +30,19 @@ export const DECISIONS = ['accept', 'edit', 'reject'] as const;
 
 const rating = (label: string) => z.number({ error: `${label}: choose a rating from 1 to 5` }).int(`${label}: a whole number from 1 to 5`).min(1, `${label}: from 1 to 5`).max(5, `${label}: from 1 to 5`);
 
-/** A reviewer's decision on one item, as the form and the library send it. */
+/** What a rejection may leave out: the ratings and the difficulty judge a question that goes on, not one rejected. */
+const ASSESSMENT = [...(Object.keys(RATINGS) as RatingName[]), 'difficulty'] as const;
+
+/**
+ * A reviewer's decision on one item, as the form and the library send it. The four ratings and the difficulty are
+ * needed to accept or edit; a rejection may leave them out (null), and what it gives is checked the same way.
+ */
 export const DecisionInput = z.object({
-  clinical_quality: rating(RATINGS.clinical_quality),
-  explanation_clarity: rating(RATINGS.explanation_clarity),
-  factual_correctness: rating(RATINGS.factual_correctness),
-  image_alignment: rating(RATINGS.image_alignment),
-  difficulty: z.enum(DIFFICULTIES, { error: 'Difficulty: choose easy, medium or hard' }),
+  clinical_quality: rating(RATINGS.clinical_quality).nullish(),
+  explanation_clarity: rating(RATINGS.explanation_clarity).nullish(),
+  factual_correctness: rating(RATINGS.factual_correctness).nullish(),
+  image_alignment: rating(RATINGS.image_alignment).nullish(),
+  difficulty: z.enum(DIFFICULTIES, { error: 'Difficulty: choose easy, medium or hard' }).nullish(),
   category: z.string({ error: 'Category: give the question\'s category' }).trim().min(1, 'Category: give the question\'s category').max(120, 'Category: at most 120 characters'),
   decision: z.enum(DECISIONS, { error: 'Decision: choose accept, edit or reject' }),
   reason: z.enum(Object.keys(REJECT_REASONS) as [RejectReason, ...RejectReason[]], { error: 'Reason: choose one from the list' }).nullable().optional(),
@@ -48,6 +54,14 @@ export const DecisionInput = z.object({
     explanation: z.string().max(8000, 'Explanation: at most 8000 characters'),
   }).optional(),
 }).superRefine((d, ctx) => {
+  if (d.decision !== 'reject') {
+    for (const name of ASSESSMENT) {
+      if (d[name] === null || d[name] === undefined) {
+        const what = name === 'difficulty' ? 'Difficulty: choose easy, medium or hard' : `${RATINGS[name]}: choose a rating from 1 to 5`;
+        ctx.addIssue({ code: 'custom', path: [name], message: `${what} (needed to accept or edit)` });
+      }
+    }
+  }
   if (d.decision === 'reject' && !d.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Reason: a rejection needs a reason from the list' });
   if (d.decision === 'reject' && d.reason === 'other' && !d.note) ctx.addIssue({ code: 'custom', path: ['note'], message: 'Note: say why the question is rejected ("other" needs a note)' });
   if (d.decision === 'edit' && !d.edited) ctx.addIssue({ code: 'custom', path: ['edited'], message: 'Edit: give the edited question' });
@@ -89,6 +103,8 @@ export async function saveDecision(store: Store, reviewer: { id: string; email: 
   const item = await reviewItemAt(store, queueId, position);
   const mine = item ? (await assignedPositions(store, queueId, reviewer.id)).includes(position) : false;
   if (!item || (adjudication ? !reviewer.isAdmin : !mine)) throw new CxrError('not-found', `item ${position + 1} of this queue is not ${adjudication ? 'open to you for adjudication' : 'assigned to you'}`);
+  // Before the form is read: a reviewer of the item is refused whatever they typed, not asked to fix it first.
+  if (adjudication && mine) throw new CxrError('conflict', participantMessage(position));
   const parsed = DecisionInput.safeParse(input);
   if (!parsed.success) return { saved: false, problems: parsed.error.issues.map((i) => ({ field: formField(i.path), message: i.message })) };
   const d = parsed.data;
@@ -99,8 +115,8 @@ export async function saveDecision(store: Store, reviewer: { id: string; email: 
     editedJson = JSON.stringify(result.record);
   }
   await upsertReviewDecision(store, { id: reviewer.id, email: reviewer.email }, queueId, position, adjudication, {
-    clinical_quality: d.clinical_quality, explanation_clarity: d.explanation_clarity, factual_correctness: d.factual_correctness, image_alignment: d.image_alignment,
-    difficulty: d.difficulty, category: d.category, decision: d.decision, reason: d.decision === 'reject' ? d.reason! : null, note: d.note ? d.note : null, edited_json: editedJson,
+    clinical_quality: d.clinical_quality ?? null, explanation_clarity: d.explanation_clarity ?? null, factual_correctness: d.factual_correctness ?? null, image_alignment: d.image_alignment ?? null,
+    difficulty: d.difficulty ?? null, category: d.category, decision: d.decision, reason: d.decision === 'reject' ? d.reason! : null, note: d.note ? d.note : null, edited_json: editedJson,
   });
   return { saved: true };
 }

@@ -17,8 +17,11 @@ export interface ReviewReport {
   agreement: (PairAgreement & { names: [string, string] })[];
   /** Reviewers with their load and decisions made. */
   reviewers: { id: string; name: string; email: string; assigned: number; decided: number }[];
-  /** Items the reviewers disagree on and no admin has adjudicated, with what they disagree on. */
-  disputed: { position: number; questionId: string; question: string; dispute: DisputeReason; decisions: { name: string; decision: string; reason: string | null; note: string | null }[] }[];
+  /**
+   * Items the reviewers disagree on and no admin has adjudicated, with what they disagree on and who reviewed them
+   * (user ids: they may not adjudicate it).
+   */
+  disputed: { position: number; questionId: string; question: string; dispute: DisputeReason; reviewers: string[]; decisions: { name: string; decision: string; reason: string | null; note: string | null }[] }[];
   versions: ReviewVersion[];
 }
 
@@ -44,6 +47,7 @@ export async function reviewReport(store: Store, queue: ReviewQueue): Promise<Re
       questionId: item.question_id,
       question: String((JSON.parse(item.record_json) as { question?: unknown }).question ?? ''),
       dispute,
+      reviewers: state.assignments.filter((a) => a.position === item.position).map((a) => a.user_id),
       decisions: own.filter((d) => d.position === item.position).map((d) => ({ name: nameOf(d.user_id), decision: d.decision, reason: d.reason, note: d.note })),
     })),
     versions: await reviewVersions(store, queue.id),

@@ -5,11 +5,20 @@ import { reviewQueueById } from '../store/reviews.js';
 import { queueState, rejectionReasons, statusCounts, type ReasonShare } from './queue-state.js';
 import type { DisputeReason, ItemStatus } from './status.js';
 
-/** What a version does with items still disputed or still pending: keep them as they were queued, or retire them. */
+/**
+ * What a version does with items still disputed or still pending: keep them as they were queued, or leave them out
+ * ("retire"). Recorded in the version (its review-version.json says which).
+ */
 export interface VersionPolicy {
   disputed: 'keep' | 'retire';
   pending: 'keep' | 'retire';
 }
+
+/**
+ * Unless the host chooses otherwise: a disputed item stays out until adjudicated — no question goes into the bank
+ * while its reviewers disagree on it; a pending one stays in as queued.
+ */
+export const DEFAULT_VERSION_POLICY: VersionPolicy = { disputed: 'retire', pending: 'keep' };
 
 /** One item of a version: its status, whether the version includes it, and its text then (and before, when edited). */
 export interface VersionItem {
@@ -56,9 +65,11 @@ const included = (status: ItemStatus, policy: VersionPolicy) =>
 /**
  * Makes the next version of the question bank from a queue's decisions as they stand: accepted items as queued,
  * edited items with their new text (the old kept beside it), retired items listed but left out; disputed and
- * pending items kept as queued or retired, as the policy says. Numbered one past the last, audited.
+ * pending items kept as queued or left out, as the policy says (DEFAULT_VERSION_POLICY for what it does not say).
+ * Numbered one past the last, audited.
  */
-export async function createReviewVersion(store: Store, actor: string, queueId: string, policy: VersionPolicy): Promise<VersionContent> {
+export async function createReviewVersion(store: Store, actor: string, queueId: string, choice: Partial<VersionPolicy> = {}): Promise<VersionContent> {
+  const policy: VersionPolicy = { ...DEFAULT_VERSION_POLICY, ...choice };
   const queue = await reviewQueueById(store, queueId);
   if (!queue) throw new CxrError('not-found', `no review queue ${queueId} (cxrbench review list)`);
   const state = await queueState(store, queue);

@@ -338,6 +338,37 @@ export const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007-review-rejection-without-ratings': {
+    async up(db: Kysely<unknown>) {
+      // A rejection needs no ratings or difficulty (docs/review.md): those columns become nullable. SQLite cannot drop
+      // NOT NULL in place, so the table is rebuilt the same way on both dialects: rows copied aside, the table made
+      // again as before but for those five columns, the rows copied back.
+      await sql`create table review_decisions_before_0007 as select * from review_decisions`.execute(db);
+      await db.schema.dropTable('review_decisions').execute();
+      await db.schema.createTable('review_decisions')
+        .addColumn('queue_id', 'text', (c) => c.notNull().references('review_queues.id').onDelete('cascade'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('adjudication', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('clinical_quality', 'integer')
+        .addColumn('explanation_clarity', 'integer')
+        .addColumn('factual_correctness', 'integer')
+        .addColumn('image_alignment', 'integer')
+        .addColumn('difficulty', 'text')
+        .addColumn('category', 'text', (c) => c.notNull())
+        .addColumn('decision', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('note', 'text')
+        .addColumn('edited_json', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('review_decisions_pk', ['queue_id', 'position', 'user_id'])
+        .execute();
+      const columns = sql.raw('queue_id, position, user_id, adjudication, clinical_quality, explanation_clarity, factual_correctness, image_alignment, difficulty, category, decision, reason, note, edited_json, created_at, updated_at');
+      await sql`insert into review_decisions (${columns}) select ${columns} from review_decisions_before_0007`.execute(db);
+      await db.schema.dropTable('review_decisions_before_0007').execute();
+      },
+    },
   '0008-study-publish-consent': {
     async up(db: Kysely<unknown>) {
       // Readers are told before they start whether their scores may go public; studies made before are "no".

@@ -13,6 +13,13 @@ export type DecisionFields = Pick<ReviewDecisionTable, 'clinical_quality' | 'exp
 const now = () => new Date().toISOString();
 
 /**
+ * Why an item's own reviewer may not adjudicate it: a dispute is settled by someone who took no part in it, or one
+ * side of it would decide it.
+ */
+export const participantMessage = (position: number) =>
+  `You are one of the reviewers of item ${position + 1}, so you cannot adjudicate it: an admin who did not review it settles its dispute. Nothing was saved.`;
+
+/**
  * Saves a reviewer's decision on one item (a later save replaces it), in one transaction with the checks that
  * decide whether this account may: a reviewer only on items assigned to it; an adjudication only by an admin who
  * did not review the item (a settled dispute needs a third opinion, not one of the two it is between). The checks
@@ -33,7 +40,7 @@ export async function upsertReviewDecision(store: Store, reviewer: { id: string;
     if (adjudication) {
       const user = await tx.selectFrom('users').select('is_admin').where('id', '=', reviewer.id).executeTakeFirst();
       if (user?.is_admin !== 1) throw new CxrError('not-found', `the queue has no item ${position + 1} for you`);
-      if (assigned) throw new CxrError('conflict', 'you reviewed this item yourself: its adjudication needs another admin');
+      if (assigned) throw new CxrError('conflict', participantMessage(position));
     } else if (!assigned) {
       throw new CxrError('not-found', `item ${position + 1} of this queue is not assigned to you`);
     }

@@ -342,11 +342,12 @@ export interface ReviewDecisionTable {
   user_id: string;
   /** 1: the host's adjudication of a disputed item, which settles it. */
   adjudication: number;
-  clinical_quality: number;
-  explanation_clarity: number;
-  factual_correctness: number;
-  image_alignment: number;
-  difficulty: string;
+  /** The four 1–5 ratings and the difficulty: null only on a rejection that left them out (they judge a question that goes on). */
+  clinical_quality: number | null;
+  explanation_clarity: number | null;
+  factual_correctness: number | null;
+  image_alignment: number | null;
+  difficulty: string | null;
   category: string;
   decision: 'accept' | 'edit' | 'reject';
   reason: string | null;

@@ -46,3 +46,15 @@ export async function generatedDemoSet(): Promise<string> {
   await generateQuestionSet({ corpus, out, seed: 0, similarity: 0.9, reviewRate: 0.1, splits: { train: 0.8, valid: 0.1, test: 0.1 } });
   return out;
 }
+
+/** Text of an HTML fragment as a reader sees it: tags dropped, the escapes the views write decoded, spaces collapsed. */
+export function textOf(fragment: string): string {
+  return fragment.replace(/<[^>]+>/g, ' ').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&').replace(/\s+/g, ' ').trim();
+}
+
+/** The cells of the table with this id, row by row (header rows included), as text; null when the page has no such table. */
+export function tableRows(body: string, id: string): string[][] | null {
+  const table = new RegExp(`<table[^>]* id="${id}"[^>]*>([^]*?)</table>`).exec(body);
+  if (!table) return null;
+  return [...table[1]!.matchAll(/<tr[^>]*>([^]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[hd][^>]*>([^]*?)<\/t[hd]>/g)].map((cell) => textOf(cell[1]!)));
+}

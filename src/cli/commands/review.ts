@@ -48,15 +48,16 @@ export function registerReview(program: Command): void {
   review.command('version')
     .description('make the next version of the question bank from a queue\'s decisions as they stand')
     .argument('<queue-id>')
-    .option('--disputed <policy>', 'disputed questions not adjudicated: keep (as queued) | retire', 'keep')
-    .option('--pending <policy>', 'questions not yet decided by all their reviewers: keep (as queued) | retire', 'keep')
+    .option('--include-disputed', 'include disputed questions not adjudicated, as queued (by default they stay out until an admin adjudicates them; the version records the choice)')
+    .option('--pending <policy>', 'questions not yet decided by all their reviewers: keep (as queued) | retire (leave out)', 'keep')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
-    .action(async (id: string, opts: { disputed: string; pending: string; dataDir: string }) => {
-      const policy: VersionPolicy = { disputed: policyOf('--disputed', opts.disputed), pending: policyOf('--pending', opts.pending) };
+    .action(async (id: string, opts: { includeDisputed?: boolean; pending: string; dataDir: string }) => {
+      const policy: VersionPolicy = { disputed: opts.includeDisputed === true ? 'keep' : 'retire', pending: policyOf('--pending', opts.pending) };
       await withStore(opts.dataDir, async (store) => {
         const { version, summary } = await createReviewVersion(store, 'cli', id, policy);
         const c = summary.counts;
-        process.stdout.write(`version ${version.number} of queue ${id}: ${summary.included} question(s) included, ${summary.retired} retired (accepted ${c.accepted}, edited ${c.edited}, rejected ${c.retired}, disputed ${c.disputed} → ${policy.disputed}, pending ${c.pending} → ${policy.pending})\n`);
+        const disputed = policy.disputed === 'keep' ? 'included (--include-disputed)' : 'left out';
+        process.stdout.write(`version ${version.number} of queue ${id}: ${summary.included} question(s) included, ${summary.retired} left out (accepted ${c.accepted}, edited ${c.edited}, rejected ${c.retired}, disputed ${c.disputed} → ${disputed}, pending ${c.pending} → ${policy.pending === 'keep' ? 'kept' : 'left out'})\n`);
         for (const r of summary.reasons.filter((x) => x.items > 0)) process.stdout.write(`  ${r.label}: ${r.items} (${(100 * r.share).toFixed(1)}% of ${summary.reviewed} reviewed)\n`);
         process.stdout.write(`export it: cxrbench review export ${id} --version ${version.number} --out <dir>\n`);
       });

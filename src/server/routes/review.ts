@@ -4,8 +4,9 @@ import { decisionFromForm, saveDecision } from '../../review/decision.js';
 import { splitFilesJson, versionFiles, versionManifest } from '../../review/export-version.js';
 import { queueState } from '../../review/queue-state.js';
 import { reviewReport } from '../../review/review-report.js';
+import { resolveItem } from '../../review/status.js';
 import { createReviewVersion } from '../../review/version.js';
-import { decisionOf, reviewDecisions } from '../../store/review-decisions.js';
+import { decisionOf, participantMessage, reviewDecisions } from '../../store/review-decisions.js';
 import { accountNames, assignedPositions, listReviewQueues, reviewAssignments, reviewerMaySeeImage, reviewItemAt, reviewItems, reviewQueueById, reviewQueuesOf, reviewViewsOf, undecidedPositions, type ReviewQueue } from '../../store/reviews.js';
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
@@ -22,6 +23,12 @@ type ItemParams = { queue: string; pos: string };
 function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200): FastifyReply {
   return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body));
 }
+
+/** Why a signed-in reviewer's form was refused by the CSRF check: it was opened in an earlier session. */
+const EXPIRED = 'Not saved: the form had expired (it was opened before you last signed in). Everything you entered is below — check it and save again.';
+
+/** What the report page needs of its viewer: the form token, and who they are (no adjudication link for their own items). */
+const reportViewer = (request: FastifyRequest) => ({ csrf: viewerOf(request)!.csrf, userId: request.caller!.user.id });
 
 const notFound = (reply: FastifyReply, request: FastifyRequest) =>
   page(reply, request, 'Not found', html`<h1>Not found</h1><p class="problems" role="alert">There is no review queue or item here for you. <a href="/reviews">Your review queues</a></p>`, 404);
@@ -127,6 +134,27 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
     return page(reply, request, queue.title, queuePage(queue, rows, null, admin, 'Status'));
   });
 
+  /**
+   * What an adjudicating admin sees of an item: each reviewer assigned to it with their decision (null: not yet), in
+   * name order, then other admins' adjudications; and what the reviewers disagree on.
+   */
+  const adjudicationView = async (queueId: string, position: number, viewerId: string, record: Record<string, unknown>): Promise<Pick<ItemPageData, 'others' | 'dispute'>> => {
+    const [assignments, decisions] = await Promise.all([reviewAssignments(ctx.store, queueId), reviewDecisions(ctx.store, queueId)]);
+    const here = decisions.filter((d) => d.position === position);
+    const reviewers = assignments.filter((a) => a.position === position).map((a) => a.user_id);
+    const rulings = here.filter((d) => d.adjudication === 1 && d.user_id !== viewerId);
+    const names = await accountNames(ctx.store, [...reviewers, ...rulings.map((d) => d.user_id)]);
+    const nameOf = (id: string) => names.get(id)?.name ?? id;
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    return {
+      others: [
+        ...reviewers.map((id) => ({ name: nameOf(id), adjudication: false, decision: here.find((d) => d.user_id === id && d.adjudication === 0) ?? null })).sort(byName),
+        ...rulings.map((d) => ({ name: nameOf(d.user_id), adjudication: true, decision: d })).sort(byName),
+      ],
+      dispute: resolveItem(reviewers, here.filter((d) => d.adjudication === 0), record).dispute,
+    };
+  };
+
   /** Renders the item page for `pos` (1-based), or answers 404; `typed` keeps a refused form's values. */
   const showItem = async (request: FastifyRequest<{ Params: ItemParams }>, reply: FastifyReply, found: Access, extra: { typed?: Form; problems?: ItemPageData['problems']; message?: string; saved?: boolean; status?: number } = {}) => {
     const { queue, admin, mine } = found;
@@ -139,18 +167,15 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
     const order = assigned ? mine : (await reviewItems(ctx.store, queue.id)).map((i) => i.position);
     const at = order.indexOf(position);
     const saved = await decisionOf(ctx.store, queue.id, position, userId);
-    let others: ItemPageData['others'] = [];
-    if (!assigned) {
-      const decisions = (await reviewDecisions(ctx.store, queue.id)).filter((d) => d.position === position && d.adjudication === 0);
-      const names = await accountNames(ctx.store, decisions.map((d) => d.user_id));
-      others = decisions.map((d) => ({ ...d, name: names.get(d.user_id)?.name ?? d.user_id }));
-    }
-    const values = extra.typed ? Object.fromEntries(Object.entries(extra.typed).filter(([k]) => k !== '_csrf').map(([k, v]) => [k, v ?? ''])) : formValues(record, saved);
+    const { others, dispute } = assigned ? { others: [], dispute: null } : await adjudicationView(queue.id, position, userId, record);
+    // A refused form shows what was sent, over what the form started with (a field not sent keeps its value).
+    const typed = Object.entries(extra.typed ?? {}).filter(([k]) => k !== '_csrf').map(([k, v]) => [k, v ?? '']);
+    const values = { ...formValues(record, saved), ...Object.fromEntries(typed) };
     const total = (await reviewItems(ctx.store, queue.id)).length;
     return page(reply, request, `Item ${position + 1} · ${queue.title}`, itemPage({
       queue, k: position + 1, total, prevK: at > 0 ? order[at - 1]! + 1 : null, nextK: at >= 0 && at < order.length - 1 ? order[at + 1]! + 1 : null,
       questionId: item.question_id, split: item.split, record, reportText: item.report_text, views: reviewViewsOf(item), mode: assigned ? 'review' : 'adjudicate',
-      values, decided: saved !== null, problems: extra.problems ?? [], message: extra.message ?? null, saved: extra.saved ?? false, others, csrf: viewerOf(request)!.csrf,
+      values, decided: saved !== null, problems: extra.problems ?? [], message: extra.message ?? null, saved: extra.saved ?? false, others, dispute, csrf: viewerOf(request)!.csrf,
     }), extra.status ?? 200);
   };
 
@@ -160,12 +185,17 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
   });
 
   app.post<{ Params: ItemParams; Body: Form }>('/reviews/:queue/items/:pos', async (request, reply) => {
-    const found = await access(request, reply, true);
+    // The CSRF token is checked here rather than in access(): a refused form is shown again with what was typed.
+    const found = await access(request, reply, false);
     if (!found) return reply;
     const position = Number(request.params.pos) - 1;
     const assigned = found.mine.includes(position);
     if (!assigned && !found.admin) return notFound(reply, request);
     const form = request.body ?? {};
+    if (!csrfOk(request, form._csrf)) return showItem(request, reply, found, { typed: form, message: EXPIRED, status: 403 });
+    // An adjudication form sent by one of the item's reviewers (a page opened before they were assigned, a crafted
+    // form) must not become their own vote: it is refused and shown again. Any value counts (the field sent twice too).
+    if (form.adjudication !== undefined && assigned) return showItem(request, reply, found, { typed: form, message: `${participantMessage(position)} The form below is your own review.`, status: 409 });
     const user = request.caller!.user;
     try {
       const result = await saveDecision(ctx.store, { id: user.id, email: user.email, isAdmin: user.is_admin === 1 }, found.queue.id, position, decisionFromForm(form), { adjudication: !assigned });
@@ -195,19 +225,19 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
   app.get<{ Params: QueueParams }>('/reviews/:queue/report', async (request, reply) => {
     const found = await reportAccess(request, reply, false);
     if (!found) return reply;
-    return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), viewerOf(request)!.csrf));
+    return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), reportViewer(request)));
   });
 
   app.post<{ Params: QueueParams; Body: Form }>('/reviews/:queue/versions', async (request, reply) => {
     const found = await reportAccess(request, reply, true);
     if (!found) return reply;
     const form = request.body ?? {};
-    const choice = (v: string | undefined) => (v === 'retire' ? 'retire' : v === 'keep' || v === undefined ? 'keep' : null);
-    const disputed = choice(form.disputed);
-    const pending = choice(form.pending);
+    // Disputed items go in only when the host ticks the box; pending ones stay unless the host leaves them out.
+    const disputed = form.include_disputed === '1' ? 'keep' : form.include_disputed === undefined ? 'retire' : null;
+    const pending = form.pending === 'retire' ? 'retire' : form.pending === 'keep' || form.pending === undefined ? 'keep' : null;
     if (!disputed || !pending) {
-      const message = html`<p class="problems" role="alert" id="version-error">Choose keep or retire for disputed and for pending questions.</p>`;
-      return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), viewerOf(request)!.csrf, message), 400);
+      const message = html`<p class="problems" role="alert" id="version-error">Not made: tick the box to include disputed questions (or leave it unticked), and choose keep or leave out for pending ones.</p>`;
+      return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), reportViewer(request), message), 400);
     }
     await createReviewVersion(ctx.store, request.caller!.user.email, found.queue.id, { disputed, pending });
     return reply.redirect(`/reviews/${found.queue.id}/report#versions`, 303);

@@ -1,8 +1,8 @@
 import { LETTERS } from '../../core/question.js';
 import { MIN_EXPLANATION_LENGTH } from '../../dataset/normalize.js';
 import { DIFFICULTIES, RATINGS, REJECT_REASONS, type RatingName } from '../../review/decision.js';
-import { editableText, type Problem } from '../../review/edit.js';
-import type { ItemStatus } from '../../review/status.js';
+import { editableText, type Problem, type QuestionEdit } from '../../review/edit.js';
+import type { DisputeReason, ItemStatus } from '../../review/status.js';
 import type { ReviewDecision } from '../../store/review-decisions.js';
 import type { ReviewQueue } from '../../store/reviews.js';
 import type { StoredView } from '../../store/studies.js';
@@ -42,6 +42,13 @@ ${admin ? html`<p><a href="/reviews/${queue.id}/report" id="report-link">Report,
 ${rows.map((r) => html`<tr><td class="num"><a href="/reviews/${queue.id}/items/${r.k}">${r.k}</a></td><td>${r.question} <span class="meta">${r.questionId}</span></td><td>${r.state}</td></tr>`)}</tbody></table>`;
 }
 
+/** One column of the adjudication page: a reviewer's decision (or another admin's adjudication) on the item. */
+export interface OtherDecision {
+  name: string;
+  adjudication: boolean;
+  decision: ReviewDecision | null;
+}
+
 /** Everything the item page shows and the form holds. */
 export interface ItemPageData {
   queue: ReviewQueue;
@@ -64,8 +71,13 @@ export interface ItemPageData {
   /** A refusal that is not about one field (e.g. a conflict). */
   message: string | null;
   saved: boolean;
-  /** For an adjudication: what the reviewers decided. */
-  others: (ReviewDecision & { name: string })[];
+  /**
+   * For an adjudication: every reviewer of the item with their decision (null: not decided yet), then any other
+   * admin's adjudication, shown side by side.
+   */
+  others: OtherDecision[];
+  /** For an adjudication: what the reviewers disagree on, when they do. */
+  dispute: DisputeReason | null;
   csrf: string;
 }
 
@@ -74,7 +86,8 @@ export function formValues(record: Record<string, unknown>, saved: ReviewDecisio
   const text = editableText(saved?.edited_json ? (JSON.parse(saved.edited_json) as Record<string, unknown>) : record);
   const values: Record<string, string> = {
     category: saved?.category ?? (typeof record.category === 'string' ? record.category : ''),
-    difficulty: saved?.difficulty ?? (typeof record.difficulty === 'string' && (DIFFICULTIES as readonly string[]).includes(record.difficulty) ? record.difficulty : ''),
+    // A saved rejection without a difficulty shows none: the question's own would be taken for the reviewer's.
+    difficulty: saved ? saved.difficulty ?? '' : typeof record.difficulty === 'string' && (DIFFICULTIES as readonly string[]).includes(record.difficulty) ? record.difficulty : '',
     decision: saved?.decision ?? '',
     reason: saved?.reason ?? '',
     note: saved?.note ?? '',
@@ -83,7 +96,7 @@ export function formValues(record: Record<string, unknown>, saved: ReviewDecisio
     edit_explanation: text.explanation,
   };
   ['a', 'b', 'c', 'd'].forEach((l, i) => (values[`edit_${l}`] = text.options[i] ?? ''));
-  if (saved) for (const r of Object.keys(RATINGS) as RatingName[]) values[r] = String(saved[r]);
+  if (saved) for (const r of Object.keys(RATINGS) as RatingName[]) values[r] = saved[r] === null ? '' : String(saved[r]);
   return values;
 }
 
@@ -130,6 +143,8 @@ function controlAttributes(problems: readonly FormProblem[], control: string, hi
 interface RadioOptions {
   /** "inline": choices side by side (ratings, difficulty); "block": one per line. */
   layout: 'inline' | 'block';
+  /** Marks the group required for the browser (left off where a rejection may leave it empty: review.js sets it). */
+  required: boolean;
   /** A note shown under the legend (e.g. where a pre-filled value comes from), with its id. */
   hint?: { id: string; text: string };
 }
@@ -138,7 +153,7 @@ interface RadioOptions {
 function radios(name: string, legend: Html | string, choices: readonly { value: string; label: string }[], d: ItemPageData, problems: readonly FormProblem[], options: RadioOptions): Html {
   const labelClass = options.layout === 'inline' ? 'rating' : 'choice';
   return html`<fieldset${attributes({ class: `choices ${options.layout}`, id: `field-${name}`, ...controlAttributes(problems, name, options.hint?.id) })}><legend>${legend}</legend>
-${options.hint ? html`<p class="hint" id="${options.hint.id}">${options.hint.text}</p>` : ''}<div class="choice-list">${choices.map((c) => html`<label class="${labelClass}"><input${attributes({ type: 'radio', name, value: c.value, checked: d.values[name] === c.value, required: true })}> ${c.label}</label>`)}</div>
+${options.hint ? html`<p class="hint" id="${options.hint.id}">${options.hint.text}</p>` : ''}<div class="choice-list">${choices.map((c) => html`<label class="${labelClass}"><input${attributes({ type: 'radio', name, value: c.value, checked: d.values[name] === c.value, required: options.required })}> ${c.label}</label>`)}</div>
 ${fieldError(problems, name)}</fieldset>`;
 }
 
@@ -157,14 +172,40 @@ function recordPanel(d: ItemPageData): Html {
 ${d.reportText ? html`<div id="report-text">${d.reportText.split('\n').map((line) => html`<p>${line}</p>`)}</div>` : html`<p class="empty">The record carries no report text.</p>`}</section>`;
 }
 
+const DECISION_LABEL: Record<string, string> = { accept: 'Accept', edit: 'Edit', reject: 'Reject' };
+
+/** The rows of the side-by-side table: each a label and how one column's decision fills it. */
+function decisionRows(d: ItemPageData): [string, (x: ReviewDecision) => Html | string][] {
+  const queued = editableText(d.record);
+  /** An edited field: its new text, "unchanged" when the edit left it, "as queued" for an acceptance, nothing for a rejection. */
+  const edited = (pick: (t: QuestionEdit) => string) => (x: ReviewDecision): Html | string => {
+    if (x.decision === 'accept') return html`<span class="meta">as queued</span>`;
+    if (x.decision !== 'edit' || !x.edited_json) return '—';
+    const text = pick(editableText(JSON.parse(x.edited_json) as Record<string, unknown>));
+    return text === pick(queued) ? html`<span class="meta">unchanged</span>` : html`<ins>${text}</ins>`;
+  };
+  const orDash = (v: string | number | null) => (v === null || v === '' ? '—' : String(v));
+  return [
+    ['Decision', (x) => html`<strong>${DECISION_LABEL[x.decision] ?? x.decision}</strong>`],
+    ['Reason for rejecting', (x) => (x.reason ? REJECT_REASONS[x.reason as keyof typeof REJECT_REASONS] ?? x.reason : '—')],
+    ['Note', (x) => orDash(x.note)],
+    ...(Object.entries(RATINGS) as [RatingName, string][]).map(([name, label]): [string, (x: ReviewDecision) => string] => [label, (x) => orDash(x[name])]),
+    ['Difficulty', (x) => orDash(x.difficulty)],
+    ['Category', (x) => orDash(x.category)],
+    ['Question', edited((t) => t.question)],
+    ...LETTERS.map((l, i): [string, (x: ReviewDecision) => Html | string] => [`Option ${l}`, edited((t) => t.options[i] ?? '')]),
+    ['Correct answer', edited((t) => t.answer)],
+    ['Explanation', edited((t) => t.explanation)],
+  ];
+}
+
+/** Every reviewer's decision on the item side by side (a column each, a row per field), for the adjudicating admin. */
 function othersTable(d: ItemPageData): Html {
-  if (d.others.length === 0) return html`<p class="empty">No reviewer has decided this item yet.</p>`;
-  return html`<div class="table-scroll" role="region" tabindex="0" aria-label="What the reviewers decided"><table class="board" id="reviewer-decisions"><caption>What the reviewers decided</caption><thead><tr><th>Reviewer</th><th>Decision</th><th>Reason</th><th>Note</th>${Object.values(RATINGS).map((r) => html`<th class="num">${r}</th>`)}<th>Edited text</th></tr></thead><tbody>
-${d.others.map((o) => {
-    const edit = o.edited_json ? editableText(JSON.parse(o.edited_json) as Record<string, unknown>) : null;
-    return html`<tr><td>${o.name}</td><td>${o.decision}</td><td>${o.reason ? REJECT_REASONS[o.reason as keyof typeof REJECT_REASONS] ?? o.reason : '—'}</td><td>${o.note ?? ''}</td>${(Object.keys(RATINGS) as RatingName[]).map((r) => html`<td class="num">${o[r]}</td>`)}
-<td>${edit ? html`${edit.question}<ol type="A">${edit.options.map((x) => html`<li>${x}</li>`)}</ol>Answer ${edit.answer}. ${edit.explanation}` : '—'}</td></tr>`;
-  })}</tbody></table></div>`;
+  const rows = decisionRows(d);
+  return html`${d.dispute ? html`<p id="dispute">The reviewers disagree: ${d.dispute}.</p>` : ''}
+<div class="table-scroll" role="region" tabindex="0" aria-label="Each reviewer's decision"><table class="board side-by-side" id="reviewer-decisions"><caption>Each reviewer's decision, side by side</caption>
+<thead><tr><td></td>${d.others.map((o) => html`<th scope="col">${o.name}${o.adjudication ? ' (adjudication)' : ''}</th>`)}</tr></thead><tbody>
+${rows.map(([label, cell], i) => html`<tr><th scope="row">${label}</th>${d.others.map((o) => html`<td>${o.decision ? cell(o.decision) : i === 0 ? html`<span class="meta">not decided yet</span>` : '—'}</td>`)}</tr>`)}</tbody></table></div>`;
 }
 
 /** A labelled text field (input or textarea, full width), its error message right after it. */
@@ -205,12 +246,13 @@ ${problems.length > 0 ? html`<div class="problems" role="alert" id="review-error
 ${d.mode === 'adjudicate' ? html`<input type="hidden" name="adjudication" value="1">` : ''}
 ${recordPanel(d)}
 ${d.mode === 'adjudicate' ? html`<h2>Adjudication</h2><p class="help">Your decision settles this item, whatever the reviewers said.</p>${othersTable(d)}` : html`<h2>Your review</h2>`}
+<p class="help" id="assessment-help">The ratings and the difficulty are needed to accept or edit; a rejection may leave them out.</p>
 <fieldset class="ratings"><legend>Ratings, each from 1 (poor) to 5 (excellent)</legend>
-${(Object.entries(RATINGS) as [RatingName, string][]).map(([name, label]) => radios(name, html`${label} <span class="scale">(1 poor – 5 excellent)</span>`, [1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: String(n) })), d, problems, { layout: 'inline' }))}
+${(Object.entries(RATINGS) as [RatingName, string][]).map(([name, label]) => radios(name, html`${label} <span class="scale">(1 poor – 5 excellent)</span>`, [1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: String(n) })), d, problems, { layout: 'inline', required: false }))}
 </fieldset>
-${radios('difficulty', 'Difficulty', DIFFICULTIES.map((x) => ({ value: x, label: x })), d, problems, { layout: 'inline', hint: difficultyFrom ? { id: 'hint-difficulty', text: `Pre-filled from the generator (${difficultyFrom}): check it.` } : undefined })}
+${radios('difficulty', 'Difficulty', DIFFICULTIES.map((x) => ({ value: x, label: x })), d, problems, { layout: 'inline', required: false, hint: difficultyFrom ? { id: 'hint-difficulty', text: `Pre-filled from the generator (${difficultyFrom}): check it.` } : undefined })}
 ${textField('category', 'Category', d, problems, { maxlength: 120, required: true, hint: categoryFrom ? { id: 'hint-category', text: 'pre-filled from the question: check it' } : undefined })}
-${radios('decision', 'Decision', [{ value: 'accept', label: 'Accept as it is' }, { value: 'edit', label: 'Edit (the old text is kept beside the new)' }, { value: 'reject', label: 'Reject' }], d, problems, { layout: 'block' })}
+${radios('decision', 'Decision', [{ value: 'accept', label: 'Accept as it is' }, { value: 'edit', label: 'Edit (the old text is kept beside the new)' }, { value: 'reject', label: 'Reject' }], d, problems, { layout: 'block', required: true })}
 ${selectField('reason', 'Reason for rejecting', [{ value: '', label: '— only when rejecting —' }, ...Object.entries(REJECT_REASONS).map(([value, label]) => ({ value, label }))], d, problems, { id: 'reason-field' })}
 ${textField('note', 'Note (optional; needed for "other")', d, problems, { rows: 3, maxlength: 2000 })}
 <fieldset id="edit-fields"><legend>Edited question (used when the decision is Edit)</legend>
