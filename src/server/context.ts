@@ -3,6 +3,7 @@ import type { ScoringDispatch, UploadCheck } from '../board/submit.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Store } from '../store/connect.js';
 import type { LeaderboardCache } from './leaderboard-cache.js';
+import type { ResponseMemo } from './response-memo.js';
 import type { WindowLimiter } from './rate-limit.js';
 import type { PixelCache } from './viewer/pixel-cache.js';
 
@@ -37,6 +38,8 @@ export interface BoardContext {
   check: UploadCheck;
   options: BoardOptions;
   boards: LeaderboardCache;
+  /** Whole public responses (leaderboard page and API) kept until the database changes. */
+  pages: ResponseMemo;
   loginLimiter: WindowLimiter;
   uploadLimiter: WindowLimiter;
   /** Decoded study and review images (the viewer's raw pixels), decoded once per process. */

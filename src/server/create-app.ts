@@ -12,6 +12,8 @@ import { resolveCaller, viewerOf } from './auth.js';
 import { startUploadCheckThread } from './check-pool.js';
 import type { BoardContext, BoardOptions } from './context.js';
 import { LeaderboardCache } from './leaderboard-cache.js';
+import { ResponseMemo } from './response-memo.js';
+import type { ChangeWatch } from '../store/change-watch.js';
 import { WindowLimiter } from './rate-limit.js';
 import { registerAccounts } from './routes/accounts.js';
 import { registerAdmin } from './routes/admin.js';
@@ -68,8 +70,10 @@ function errorPage(request: FastifyRequest, status: number, message: string): st
   return layout(title, viewerOf(request), html`<h1>${title}</h1><p class="problems" role="alert">${message}</p><p><a href="/">All benchmarks</a></p>`);
 }
 
-export function createApp(deps: { store: Store; queue: JobQueue }, options: Partial<BoardOptions> = {}): FastifyInstance {
+export function createApp(deps: { store: Store; queue: JobQueue; changes?: ChangeWatch }, options: Partial<BoardOptions> = {}): FastifyInstance {
   const { store, queue } = deps;
+  // Without a watch (PostgreSQL needs its listener, started by the caller), SQLite's own token, else none.
+  const changeToken = deps.changes ? () => deps.changes!.token() : (store.changeToken ?? (() => null));
   const settings: BoardOptions = { ...DEFAULT_BOARD_OPTIONS, ...options };
   const app = Fastify({
     logger: {
@@ -90,7 +94,7 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
   const checker = startUploadCheckThread(store.connection);
   app.addHook('onClose', async () => checker.close());
   const ctx: BoardContext = {
-    store, queue, dispatch: viaQueue(store, queue), check: checker.check, options: settings, boards: new LeaderboardCache(store),
+    store, queue, dispatch: viaQueue(store, queue), check: checker.check, options: settings, boards: new LeaderboardCache(store, changeToken), pages: new ResponseMemo(changeToken),
     loginLimiter: new WindowLimiter(store, settings.loginAttempts, settings.loginWindowMs),
     uploadLimiter: new WindowLimiter(store, settings.uploadsPerWindow, settings.uploadWindowMs),
     pixels: new PixelCache(store),

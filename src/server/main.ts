@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { CxrError } from '../core/errors.js';
 import { createApp } from './create-app.js';
 import { runShell, startBoardServices } from './shell.js';
+import { watchChanges } from '../store/change-watch.js';
 
 /**
  * `cxrbench serve`: the board's web server (own entry point: the CLI and the server never import each other).
@@ -33,7 +34,9 @@ async function main(argv: string[]): Promise<void> {
   const level = (['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const).find((l) => l === flags.logLevel) ?? 'info';
   const log = (lvl: string, message: string) => process.stderr.write(`${JSON.stringify({ level: lvl, time: Date.now(), msg: message })}\n`);
   const services = await startBoardServices({ dataDir: flags.dataDir, migrateFirst: flags.migrate === true, threads: Math.max(0, Math.floor(flags.workers)), label: 'serve', log });
-  const app = createApp({ store: services.store, queue: services.queue }, {
+  // Pages are kept until the database changes; on PostgreSQL the change is heard by LISTEN (one connection).
+  const changes = await watchChanges(services.store);
+  const app = createApp({ store: services.store, queue: services.queue, changes }, {
     maxUploadBytes: flags.maxUploadMb * 1024 * 1024, loginAttempts: flags.loginAttempts, uploadsPerWindow: flags.uploadsPerHour, uploadWindowMs: 60 * 60_000,
     secureCookies: flags.secureCookies === true, openSignup: flags.signup, publicUrl: flags.publicUrl?.replace(/\/+$/, '') ?? null, log: { level },
   });
@@ -44,6 +47,7 @@ async function main(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     await app.close();
+    await changes.close();
     await services.close();
     process.exit(0);
   };

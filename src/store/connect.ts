@@ -4,6 +4,7 @@ import type { DatabaseConnection, Kysely } from 'kysely';
 import type { MigrationProvider } from 'kysely/migration';
 import { CxrError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
+import { cachingDatabase } from './sqlite-statements.js';
 import type { Database } from './schema.js';
 
 /** An open leaderboard database. */
@@ -15,6 +16,11 @@ export interface Store {
   /** How to reach it again from another thread or process: the PostgreSQL URL (never printed), or the SQLite file. */
   connection: { databaseUrl: string } | { sqliteFile: string };
   close(): Promise<void>;
+  /**
+   * SQLite only: a token that changes whenever committed data may have changed (any connection, any process), read
+   * in microseconds; PostgreSQL's comes from `watchChanges` (store/change-watch.ts).
+   */
+  changeToken?: () => string;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -78,14 +84,15 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     }
   }
-  const config = { database };
+  const cached = cachingDatabase(database);
+  const config = { database: cached.driverDatabase };
   class ImmediateDialect extends SqliteDialect {
     override createDriver() {
       return new ImmediateDriver(config);
     }
   }
   const db = new Kysely<Database>({ dialect: new ImmediateDialect(config) });
-  return { db, dialect: 'sqlite', location: options.sqliteFile, connection: { sqliteFile: options.sqliteFile }, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', location: options.sqliteFile, connection: { sqliteFile: options.sqliteFile }, close: () => db.destroy(), changeToken: cached.changeToken };
 }
 
 /** Opens another connection to the database a store uses (for a thread: connections do not cross threads). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
@@ -7,6 +7,19 @@ import type { Migration } from 'kysely/migration';
  * double precision), so the same schema runs on both. Never edit a shipped migration; add the next one.
  */
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The PostgreSQL channel every committed change to the board's tables is announced on (store/change-watch.ts). */
+export const CHANGES_CHANNEL = 'cxrbench_changes';
+
+/**
+ * PostgreSQL: announce every committed change to `table` on CHANGES_CHANNEL (one NOTIFY per statement, folded
+ * per transaction, sent at commit). A migration that creates a table calls this for it; store-migrations.test.ts
+ * checks that every table has it. SQLite needs nothing: its `data_version` moves on any commit.
+ */
+async function notifyOnChange(db: Kysely<unknown>, table: string): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`create trigger ${sql.id(`${table}_notify_change`)} after insert or update or delete or truncate on ${sql.table(table)} for each statement execute function cxrbench_notify_change()`.execute(db);
+}
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': {
@@ -367,14 +380,24 @@ export const MIGRATIONS: Record<string, Migration> = {
       const columns = sql.raw('queue_id, position, user_id, adjudication, clinical_quality, explanation_clarity, factual_correctness, image_alignment, difficulty, category, decision, reason, note, edited_json, created_at, updated_at');
       await sql`insert into review_decisions (${columns}) select ${columns} from review_decisions_before_0007`.execute(db);
       await db.schema.dropTable('review_decisions_before_0007').execute();
-      },
     },
+  },
   '0008-study-publish-consent': {
     async up(db: Kysely<unknown>) {
       // Readers are told before they start whether their scores may go public; studies made before are "no".
       await db.schema.alterTable('studies').addColumn('publish_scores', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       // When the host, closing the study, chose to publish (null: never published).
       await db.schema.alterTable('studies').addColumn('published_at', 'text').execute();
+    },
+  },
+  '0009-change-notifications': {
+    async up(db: Kysely<unknown>) {
+      // Pages are made once per change of the data they show; on PostgreSQL the server learns of a change by
+      // LISTEN instead of asking the database on every request.
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+      await sql.raw(`create or replace function cxrbench_notify_change() returns trigger language plpgsql as $$ begin perform pg_notify('${CHANGES_CHANNEL}', ''); return null; end $$`).execute(db);
+      const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_migration%' order by table_name`.execute(db);
+      for (const { name } of tables.rows) await notifyOnChange(db, name);
     },
   },
 };

@@ -12,6 +12,7 @@ import { SCORING_QUEUE, type JobQueue } from '../../src/jobs/queue.js';
 import { submissionStatus } from '../../src/store/submissions.js';
 import type { BoardOptions } from '../../src/server/context.js';
 import { migrate, openStore, type Store } from '../../src/store/connect.js';
+import { watchChanges } from '../../src/store/change-watch.js';
 import { DEMO_DATASET } from '../../src/cli/commands/demo-dataset.js';
 import { startPostgres, type PostgresCluster } from './postgres.js';
 import { tempDir } from './records.js';
@@ -101,12 +102,15 @@ export async function demoBoard(dialect: Dialect, cluster: () => Promise<Postgre
   const score = { resamples: 200, seed: 0, minPublicCell: 2, strict: false };
   const queue = await testQueue(store);
   await queue.work(SCORING_QUEUE, scoringHandler(store, 'test-worker', score), { pollMs: 50 });
-  const app = createApp({ store, queue }, { score, log: { level: 'silent' }, ...options });
+  // As `serve` does: pages kept until the database changes (on PostgreSQL, heard by LISTEN).
+  const changes = await watchChanges(store);
+  const app = createApp({ store, queue, changes }, { score, log: { level: 'silent' }, ...options });
   await app.ready();
   return {
     app, store, queue, questions: await demoTestQuestions(), settled: (id, timeoutMs) => settled(store, id, timeoutMs),
     close: async () => {
       await app.close();
+      await changes.close();
       await queue.stop(5000);
       await store.close();
     },

@@ -26,11 +26,16 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
   app.get('/api/benchmarks', async () => (await listBenchmarks(ctx.store)).map(benchmarkJson));
 
   app.get<{ Params: { slug: string } }>('/api/benchmarks/:slug/leaderboard', async (request, reply) => {
+    // The same answer for everyone: kept as the bytes sent until the database changes.
+    const kept = ctx.pages.lookup(`api|${request.params.slug}`);
+    if (kept.hit) return reply.type('application/json; charset=utf-8').send(kept.hit);
     const b = await benchmarkBySlug(ctx.store, request.params.slug);
     if (!b) return reply.code(404).send({ error: 'not-found', message: `no benchmark "${request.params.slug}"` });
     // The entries are serialized once per version of the board; the benchmark's own fields (open, limits) as asked.
     const entries = await ctx.boards.derived(b.id, 'api', (rows) => JSON.stringify(rows.map(publicRow)));
-    return reply.type('application/json; charset=utf-8').send(`{"benchmark":${JSON.stringify(benchmarkJson(b))},"entries":${entries}}`);
+    const body = Buffer.from(`{"benchmark":${JSON.stringify(benchmarkJson(b))},"entries":${entries}}`);
+    kept.keep(body);
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get<{ Params: { slug: string } }>('/api/benchmarks/:slug/questions', async (request, reply) => {

@@ -71,12 +71,17 @@ export function registerPages(app: FastifyInstance, ctx: BoardContext): void {
   });
 
   app.get<{ Params: { slug: string }; Querystring: { sort?: string; dir?: string } }>('/b/:slug', async (request, reply) => {
-    const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
-    if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
     const key = (SORT_KEYS as readonly string[]).includes(String(request.query.sort ?? '')) ? (request.query.sort as SortKey) : 'overall';
     const direction = request.query.dir === 'asc' || request.query.dir === 'desc' ? request.query.dir : defaultDirection(key);
+    // Everyone not signed in sees the same page: kept whole, as the bytes sent, until the database changes.
+    const kept = request.caller === null ? ctx.pages.lookup(`page|${request.params.slug}|${key}|${direction}`) : null;
+    if (kept?.hit) return reply.type('text/html; charset=utf-8').send(kept.hit);
+    const benchmark = await benchmarkBySlug(ctx.store, request.params.slug);
+    if (!benchmark) return page(reply, request, 'Not found', html`<h1>No such benchmark</h1>`, 404);
     const body = await ctx.boards.derived(benchmark.id, `page|${key}|${direction}|${JSON.stringify(benchmark)}`, (rows) => (benchmark.kind === 'rrg' ? rrgLeaderboardPage(benchmark, rows) : leaderboardPage(benchmark, rows, { key, direction })));
-    return page(reply, request, benchmark.title, html`${body}${await humanRowsSection(ctx, benchmark)}`);
+    const text = Buffer.from(layout(benchmark.title, viewerOf(request), html`${body}${await humanRowsSection(ctx, benchmark)}`));
+    kept?.keep(text);
+    return reply.type('text/html; charset=utf-8').send(text);
   });
 
   app.get<{ Params: { slug: string } }>('/b/:slug/categories', async (request, reply) => {

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { watchChanges, type ChangeWatch } from '../src/store/change-watch.js';
+import { reopenStore, type Store } from '../src/store/connect.js';
+import { cachingDatabase } from '../src/store/sqlite-statements.js';
+import { DIALECTS, freshStore, lazyCluster } from './helpers/board.js';
+
+const cluster = lazyCluster();
+after(() => cluster.stop());
+
+/** Waits (up to 3 s) until the watch's token is not `before` and not null; returns it. */
+async function moved(watch: ChangeWatch, before: string | null): Promise<string> {
+  const until = Date.now() + 3000;
+  for (;;) {
+    const now = watch.token();
+    if (now !== null && now !== before) return now;
+    if (Date.now() > until) throw new Error(`the token stayed ${String(now)} (was ${String(before)})`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Reads the token a few times over 200 ms and says whether it ever moved. */
+async function staysAt(watch: ChangeWatch, token: string): Promise<boolean> {
+  for (let i = 0; i < 20; i++) {
+    if (watch.token() !== token) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
+}
+
+const insertLimit = (store: Store, key: string) => store.db.insertInto('rate_limits').values({ key, window_start: '2026-01-01T00:00:00.000Z', count: 1 }).execute();
+
+for (const dialect of DIALECTS) {
+  test(`change watch (${dialect}): reads move nothing; a commit by this connection, by another connection, and inside a transaction each move the token`, { timeout: 60_000 }, async () => {
+    const store = await freshStore(dialect, cluster.get);
+    const other = await reopenStore(store.connection);
+    const watch = await watchChanges(store);
+    try {
+      const start = watch.token();
+      assert.notEqual(start, null, 'the watch can tell');
+      await store.db.selectFrom('benchmarks').selectAll().execute();
+      await other.db.selectFrom('rate_limits').selectAll().execute();
+      assert.ok(await staysAt(watch, start!), 'reads, here or elsewhere, leave the token alone');
+
+      await insertLimit(store, 'own');
+      const afterOwn = await moved(watch, start);
+      await insertLimit(other, 'other');
+      const afterOther = await moved(watch, afterOwn);
+      await other.db.transaction().execute(async (tx) => {
+        await tx.updateTable('rate_limits').set({ count: 2 }).where('key', '=', 'other').execute();
+      });
+      const afterTransaction = await moved(watch, afterOther);
+      assert.ok(await staysAt(watch, afterTransaction), 'and then it rests');
+    } finally {
+      await watch.close();
+      await other.close();
+      await store.close();
+    }
+  });
+}
+
+test('SQLite statements: one SQL text is prepared once and run again; a kept statement still being iterated is not handed out twice', () => {
+  const raw = new SQLite(':memory:');
+  let prepared = 0;
+  const counting = new Proxy(raw, { get: (target, name) => (name === 'prepare' ? (sql: string) => (prepared++, target.prepare(sql)) : Reflect.get(target, name)) });
+  const { driverDatabase } = cachingDatabase(counting);
+  try {
+    driverDatabase.prepare('create table t (k text)').run();
+    for (const k of ['a', 'b', 'c']) driverDatabase.prepare('insert into t values (?)').run(k);
+    const select = 'select k from t order by k';
+    const first = driverDatabase.prepare(select);
+    assert.equal(driverDatabase.prepare(select), first, 'the same statement, kept');
+    const before = prepared;
+    const outer: string[] = [];
+    for (const row of first.iterate() as Iterable<{ k: string }>) {
+      outer.push(row.k);
+      // A nested use of the same SQL while the kept statement is busy: a fresh statement, not "busy executing".
+      assert.deepEqual((driverDatabase.prepare(select).all() as { k: string }[]).map((r) => r.k), ['a', 'b', 'c']);
+    }
+    assert.deepEqual(outer, ['a', 'b', 'c']);
+    assert.equal(prepared - before, 1, 'one fresh statement for the first nested use; the next ones reuse it');
+  } finally {
+    raw.close();
+  }
+});
+
+test('change watch (postgres): every table of the board announces its changes (a migration that adds a table must add the trigger)', { timeout: 60_000 }, async () => {
+  const store = await freshStore('postgres', cluster.get);
+  try {
+    const tables = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_migration%' order by table_name`.execute(store.db);
+    const triggered = await sql<{ name: string }>`select distinct event_object_table as name from information_schema.triggers where trigger_schema = current_schema() and action_statement like '%cxrbench_notify_change%' order by event_object_table`.execute(store.db);
+    assert.ok(tables.rows.length >= 10, `found the tables (${tables.rows.length})`);
+    assert.deepEqual(triggered.rows.map((r) => r.name), tables.rows.map((r) => r.name));
+  } finally {
+    await store.close();
+  }
+});
+
+test('change watch (postgres): while the listening connection is down the token is null (pages ask the database); back, it has moved', { timeout: 60_000 }, async () => {
+  const store = await freshStore('postgres', cluster.get);
+  const watch = await watchChanges(store);
+  try {
+    const before = watch.token();
+    assert.notEqual(before, null);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %'`.execute(store.db);
+    const until = Date.now() + 3000;
+    while (watch.token() !== null && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(watch.token(), null, 'no token while nothing listens: a change now would not be heard');
+    await insertLimit(store, 'while-down');
+    const back = await moved(watch, before);
+    assert.notEqual(back, before, 'what happened while it was down counts as a change');
+  } finally {
+    await watch.close();
+    await store.close();
+  }
+});
