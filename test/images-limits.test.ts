@@ -5,30 +5,24 @@
  * the runs have a heap cap and a timeout, so a limit that stops holding fails here instead of hanging the suite.
  */
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { DICOM_LIMITS } from '../src/images/dicom-limits.js';
 import { DicomRejection } from '../src/images/dicom-image.js';
 import { readDicom } from '../src/images/read-dicom.js';
 import { deflateBomb, deflatedSmallDicom, element, nestedSequences, rleClaiming, smallDicom } from './helpers/hostile-dicom.js';
+import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/records.js';
-
-const bin = fileURLToPath(new URL('../bin/cxrbench.js', import.meta.url));
 
 /**
  * `cxrbench images convert` in a child with a 256 MB heap (main and conversion threads) and a time limit: before the
  * limits, the 10,000-deep file alone took 15–43 s and 1.5 GB, the bomb 21 s and 4.4 GB, a FIFO hung for good.
  */
-function convert(args: string[], timeoutMs = 60_000): Promise<{ code: number | string; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, 'images', 'convert', ...args, '--threads', '1'], { timeout: timeoutMs, killSignal: 'SIGKILL', env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=256' } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (error.killed ? `killed after ${timeoutMs} ms` : typeof error.code === 'number' ? error.code : String(error.code)) : 0, stdout, stderr });
-    });
-  });
+function convert(args: string[], timeoutMs = 60_000) {
+  return runCli(['images', 'convert', ...args, '--threads', '1'], { timeoutMs, env: { NODE_OPTIONS: '--max-old-space-size=256' } });
 }
 
 const uid = (n: number) => `1.2.826.0.1.3680043.10.99.${100 + n}`;

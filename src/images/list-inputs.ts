@@ -1,6 +1,6 @@
-import type { Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { nonRegularKind } from '../core/file-kind.js';
 
 /** Whether a file found in a folder looks like DICOM: a .dcm/.dicom name, or the Part 10 "DICM" marker. */
 async function looksLikeDicom(file: string): Promise<boolean> {
@@ -13,15 +13,6 @@ async function looksLikeDicom(file: string): Promise<boolean> {
   } finally {
     await handle.close();
   }
-}
-
-/** What a path that is neither a folder nor a regular file is, for the reason it is refused. */
-function kindOf(info: Stats): string {
-  if (info.isFIFO()) return 'a FIFO (named pipe)';
-  if (info.isCharacterDevice()) return 'a character device';
-  if (info.isBlockDevice()) return 'a block device';
-  if (info.isSocket()) return 'a socket';
-  return 'not a regular file';
 }
 
 /** A path given that cannot be converted, and why. */
@@ -55,7 +46,7 @@ export async function listInputs(paths: string[]): Promise<{ files: string[]; un
     if (!info) unusable.push({ path, reason: 'no such file or folder' });
     else if (info.isDirectory()) await walk(full);
     else if (info.isFile()) files.push(full);
-    else unusable.push({ path, reason: `${kindOf(info)}, not a DICOM file: not read` });
+    else unusable.push({ path, reason: `${nonRegularKind(info)}, not a DICOM file: not read` });
   }
   return { files: [...new Set(files)], unusable };
 }
