@@ -4,7 +4,7 @@ import { CxrError, type CxrErrorCode } from '../core/errors.js';
 
 const MiB = 1024 * 1024;
 /** A size in words: "300 MiB", "2 GiB", "12 kB". */
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   if (bytes >= 1024 * MiB) return `${+(bytes / (1024 * MiB)).toFixed(1)} GiB`;
   if (bytes >= MiB) return `${+(bytes / MiB).toFixed(1)} MiB`;
   return `${Math.ceil(bytes / 1024)} kB`;
