@@ -125,9 +125,10 @@ test('rrg score --green options: the judge adds GREEN to the default metrics, co
   const preset = await runCli(['rrg', 'score', '--pred', pred, '--green', 'preset:medgemma-4b-it', '--metrics', 'green']);
   assert.equal(preset.code, 2);
   assert.match(preset.stderr, /--green preset:medgemma-4b-it: GREEN's judge is a language model behind an OpenAI-compatible endpoint: openai:<model id>/);
-  const folder = await runCli(['rrg', 'score', '--pred', pred, ...greenArgs(server.url), '--green-journal', tempDir()]);
+  const folderJournal = tempDir();
+  const folder = await runCli(['rrg', 'score', '--pred', pred, ...greenArgs(server.url), '--green-journal', folderJournal]);
   assert.equal(folder.code, 2, 'a journal that cannot be written is refused before anything is scored');
-  assert.match(folder.stderr, /--green-journal .*: cannot be written \(EISDIR\)/);
+  assert.equal(folder.stderr, `cxrbench: --green-journal ${folderJournal}: a folder, not a file\n`);
   const orphan = await runCli(['rrg', 'score', '--pred', pred, '--green-endpoint', server.url]);
   assert.equal(orphan.code, 2);
   assert.match(orphan.stderr, /--green-endpoint, --green-api-key-env and --green-journal need --green <spec>/);

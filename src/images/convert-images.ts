@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomically } from './atomic-write.js';
 import { loadOrCreateDeidKey } from './deid-key.js';
@@ -71,8 +71,8 @@ export async function convertImages(paths: string[], options: ConvertOptions, on
 
   const runOptions: ManifestEntry['options'] = { scale: options.scale, bits: options.bits, window: windowText(options.window), layout: options.layout, deid: options.deid };
   const sameOptions = (e: ManifestEntry) => JSON.stringify(e.options) === JSON.stringify(runOptions);
-  const { files, missing } = await listInputs(paths);
-  for (const path of missing) fail(path, 'no such file or folder');
+  const { files, unusable } = await listInputs(paths);
+  for (const { path, reason } of unusable) fail(path, reason);
   const pending: string[] = [];
   for (const file of files) {
     const before = done.get(file);
@@ -124,12 +124,48 @@ async function convertPending(pending: string[], options: ConvertOptions, key: B
         fail(file, `same output ${result.entry.output} as ${owner} (the same SOP Instance UID): not overwritten`);
         continue;
       }
-      await writeFileAtomically(join(out, result.entry.output), result.png);
-      await appendManifest(manifest, result.entry);
+      const notWritten = await writeOutputs(out, manifest, result);
+      if (notWritten) {
+        fail(file, notWritten);
+        continue;
+      }
       claimed.set(result.entry.output, file);
       summary.converted++;
     }
   } finally {
     await pool.close();
   }
+}
+
+/** A Node file-system error (it names the system call), as opposed to a fault in this code. */
+function fileSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/** "ENOSPC: no space left on device" from Node's "ENOSPC: no space left on device, write '/path/.x.tmp-…'". */
+function shortFsMessage(error: NodeJS.ErrnoException): string {
+  return error.message.split(', ')[0] ?? error.message;
+}
+
+/**
+ * Writes one converted image and then its manifest line. A file-system error (a name too long, a full disk, a
+ * file where a folder must go) fails that file only: the reason is returned and the run goes on with the others.
+ * A PNG whose line cannot be added is removed again, so the manifest still lists exactly what is converted.
+ */
+async function writeOutputs(out: string, manifest: string, result: Extract<ConvertResult, { ok: true }>): Promise<string | null> {
+  const png = join(out, result.entry.output);
+  try {
+    await writeFileAtomically(png, result.png);
+  } catch (error) {
+    if (!fileSystemError(error)) throw error;
+    return `its PNG ${result.entry.output} could not be written (${shortFsMessage(error)}): not converted`;
+  }
+  try {
+    await appendManifest(manifest, result.entry);
+  } catch (error) {
+    if (!fileSystemError(error)) throw error;
+    await rm(png, { force: true });
+    return `its line could not be added to ${manifest} (${shortFsMessage(error)}): not converted`;
+  }
+  return null;
 }

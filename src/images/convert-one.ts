@@ -1,8 +1,10 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { TOOL_VERSION } from '../core/version.js';
 import { DicomRejection } from './dicom-image.js';
+import { fileSizeProblem } from './dicom-limits.js';
 import type { ManifestEntry } from './manifest.js';
-import { outputPath, pathIds, type Layout } from './output-layout.js';
+import { outputPath, outputPathProblem, pathIds, type Layout } from './output-layout.js';
 import { readDicom } from './read-dicom.js';
 import { renderPng, type RenderOptions } from './render-png.js';
 
@@ -28,11 +30,19 @@ export type ConvertResult = { ok: true; png: Uint8Array; entry: ManifestEntry } 
 let scratch = Buffer.allocUnsafeSlow(0);
 let scratchInUse = false;
 
-/** The file's bytes, in the thread's reused buffer or (useScratch false) a buffer of their own. */
+/**
+ * The file's bytes, in the thread's reused buffer or (useScratch false) a buffer of their own. Opened without
+ * blocking and refused unless it is a regular file within DICOM_LIMITS.maxBytes (checked before reading): the inputs were listed as regular
+ * files, but a path can change before it is read, and a FIFO would block the thread for good.
+ */
 async function readWhole(file: string, useScratch: boolean): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const { size } = await handle.stat();
+    const info = await handle.stat();
+    if (!info.isFile()) throw new DicomRejection(file, 'not a regular file (it changed after the inputs were listed): not read');
+    const { size } = info;
+    const tooLarge = fileSizeProblem(size);
+    if (tooLarge) throw new DicomRejection(file, tooLarge);
     const target = !useScratch ? Buffer.allocUnsafeSlow(size) : scratch.length >= size ? scratch : (scratch = Buffer.allocUnsafeSlow(Math.ceil(size * 1.25)));
     let at = 0;
     while (at < size) {
@@ -54,6 +64,8 @@ export async function convertOne(job: ConvertJob): Promise<ConvertResult> {
   try {
     const image = readDicom(await readWhole(job.file, owns), job.file);
     const ids = pathIds(image, job.deidKey === null ? null : Buffer.from(job.deidKey, 'hex'));
+    const pathProblem = outputPathProblem(image, ids, job.layout);
+    if (pathProblem) throw new DicomRejection(job.file, pathProblem);
     const rendered = await renderPng(image, job.render, job.file);
     const entry: ManifestEntry = {
       source: job.file,
@@ -77,8 +89,8 @@ export async function convertOne(job: ConvertJob): Promise<ConvertResult> {
     return { ok: true, png: new Uint8Array(rendered.png), entry };
   } catch (error) {
     if (error instanceof DicomRejection) return { ok: false, reason: error.reason };
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') return { ok: false, reason: `unreadable: ${(error as Error).message}` };
+    // Any file-system error reading it (gone, no permission, a name too long, an I/O error) is this file's reason.
+    if (typeof (error as NodeJS.ErrnoException).syscall === 'string') return { ok: false, reason: `unreadable: ${(error as Error).message}` };
     throw error;
   } finally {
     if (owns) scratchInUse = false;

@@ -1,4 +1,5 @@
-// dcmjs ships no type declarations: this declares only the part src/images/ uses (DicomMessage.readFile and its log).
+// dcmjs ships no type declarations: this declares only the part src/images/ uses (DicomMessage.readFile, the VR
+// table and the dictionary the limits check reads elements with, and its log).
 declare module 'dcmjs' {
   /** One element of a dcmjs data set: its VR and its values (numbers, strings, ArrayBuffers or byte views, or nested items). */
   interface DcmjsElement {
@@ -17,6 +18,14 @@ declare module 'dcmjs' {
     data: {
       DicomMessage: {
         readFile(buffer: ArrayBuffer, options?: { ignoreErrors?: boolean; untilTag?: string | null; includeUntilTagValue?: boolean; forceStoreRaw?: boolean; noCopy?: boolean }): DcmjsDataSet;
+      };
+      ValueRepresentation: {
+        /** The VR dcmjs reads a two-letter code as (UN for a code it does not know). */
+        createByTypeString(type: string): { type: string; isLength32(): boolean };
+      };
+      DicomMetaDictionary: {
+        /** Keyed "(GGGG,EEEE)" in upper-case hex. */
+        dictionary: Record<string, { vr: string } | undefined>;
       };
     };
     log: DcmjsLogger;

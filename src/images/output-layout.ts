@@ -24,6 +24,28 @@ export function pathIds(image: Pick<DicomImage, 'patientId' | 'accession'>, deid
   return { patientId: id(image.patientId, 'NO_PATIENT_ID'), accession: id(image.accession, 'NO_ACCESSION') };
 }
 
+/**
+ * The longest DICOM value that may name a file or folder: 64 characters, the most a UID (UI) or a Patient ID (LO)
+ * may hold (PS3.5 6.2). A file system takes 255 bytes per name; a longer value (a damaged or hostile file) would
+ * fail the write, so the file is refused instead, by name.
+ */
+export const MAX_PATH_VALUE = 64;
+
+/**
+ * Why the image's identifiers cannot name its output under `layout` (a value longer than MAX_PATH_VALUE), or null.
+ * Under --deid the patient id and accession are hashes (32 characters), so only the file's own values can be long.
+ */
+export function outputPathProblem(image: Pick<DicomImage, 'studyInstanceUid' | 'seriesInstanceUid' | 'sopInstanceUid'>, ids: { patientId: string; accession: string }, layout: Layout): string | null {
+  const named: [string, string][] = [['SOP Instance UID', image.sopInstanceUid]];
+  if (layout === 'rexgradient') named.push(['Patient ID', ids.patientId], ['Accession Number', ids.accession], ['Study Instance UID', image.studyInstanceUid], ['Series Instance UID', image.seriesInstanceUid]);
+  for (const [name, value] of named) {
+    if (value.length <= MAX_PATH_VALUE) continue;
+    const hint = name.endsWith('UID') ? 'a UID has at most 64' : 'a DICOM LO value has at most 64; --deid writes a hash of it instead';
+    return `${name} of ${value.length} characters is too long to name an output file or folder (${hint}): not converted`;
+  }
+  return null;
+}
+
 /** The output path of one image, relative to --out, with forward slashes. */
 export function outputPath(image: Pick<DicomImage, 'studyInstanceUid' | 'seriesInstanceUid' | 'sopInstanceUid'>, ids: { patientId: string; accession: string }, layout: Layout): string {
   const sop = `${component(image.sopInstanceUid)}.png`;

@@ -1,6 +1,7 @@
 import dcmjs, { type DcmjsDataSet, type DcmjsElement } from 'dcmjs';
 import { decodeCompressed } from './codecs/index.js';
 import { DicomRejection, type DicomImage, type VoiLutFunction, type VoiWindow } from './dicom-image.js';
+import { dataSetLimitProblem, DICOM_LIMITS, fileSizeProblem, inflateDeflatedFile, readFileMeta } from './dicom-limits.js';
 import { readLutSequence } from './lut-table.js';
 import { decodeRle } from './rle.js';
 
@@ -9,11 +10,13 @@ import { decodeRle } from './rle.js';
 dcmjs.log.setLevel('silent');
 dcmjs.log.getLogger('validation.dcmjs').setLevel('silent');
 
-/** Transfer syntaxes whose pixel data is stored uncompressed (dcmjs inflates the deflated one itself). */
+/**
+ * Transfer syntaxes whose pixel data is stored uncompressed. Deflated Explicit VR Little Endian is one too, but it
+ * never reaches dcmjs: it is inflated here first, with a cap, and read as Explicit VR Little Endian.
+ */
 const NATIVE = new Map<string, string>([
   ['1.2.840.10008.1.2', 'Implicit VR Little Endian'],
   ['1.2.840.10008.1.2.1', 'Explicit VR Little Endian'],
-  ['1.2.840.10008.1.2.1.99', 'Deflated Explicit VR Little Endian'],
   ['1.2.840.10008.1.2.2', 'Explicit VR Big Endian'],
 ]);
 const RLE = '1.2.840.10008.1.2.5';
@@ -24,14 +27,14 @@ const HEAD_BYTES = 256 * 1024;
 
 /**
  * The attributes up to the top-level Pixel Data, parsed from a copy of the file's first HEAD_BYTES only, or null
- * when that is not enough (no Pixel Data reached, a parse error at the cut) or the data set is deflated (its
- * inflated stream cannot be cut): the caller then parses from the whole file, which also gives the real error.
+ * when that is not enough (no Pixel Data reached, a parse error at the cut): the caller then parses from the whole
+ * file, which also gives the real error. (A deflated file is inflated before it gets here.)
  */
 function attributesFromHead(bytes: Uint8Array): DcmjsDataSet | null {
   if (bytes.byteLength <= HEAD_BYTES) return null;
   try {
     const head = dcmjs.data.DicomMessage.readFile(bytes.slice(0, HEAD_BYTES).buffer, { noCopy: true, untilTag: '7FE00010', includeUntilTagValue: false });
-    return head.dict['7FE00010'] && head.meta['00020010']?.Value?.[0] !== DEFLATED ? head : null;
+    return head.dict['7FE00010'] ? head : null;
   } catch {
     return null;
   }
@@ -67,14 +70,38 @@ function nums(dict: Record<string, DcmjsElement>, tag: string): number[] {
 }
 
 /**
- * Reads one DICOM Part 10 file into a DicomImage, or throws a DicomRejection that says why not (not DICOM,
- * truncated, no pixel module, multi-frame, colour, a transfer syntax without a codec here). The bytes are taken
- * over: the image's pixels may be a view into them, masked in place — pass a copy to keep the file's bytes.
+ * The file's bytes ready for dcmjs: refused (a DicomRejection) when over DICOM_LIMITS — too large, a deflated data
+ * set inflating past the cap, sequences nested too deep or holding too much — before dcmjs parses anything, since
+ * dcmjs itself has no limits. A deflated file comes back inflated, as Explicit VR Little Endian.
  */
-export function readDicom(bytes: Uint8Array, file: string): DicomImage {
-  if (bytes.length < 132 || String.fromCharCode(...bytes.subarray(128, 132)) !== 'DICM') {
+function withinLimits(bytes: Uint8Array, file: string): { bytes: Uint8Array; deflated: boolean } {
+  const tooLarge = fileSizeProblem(bytes.length);
+  if (tooLarge) throw new DicomRejection(file, tooLarge);
+  const meta = readFileMeta(bytes);
+  // (dcmjs refuses such a file too, but only after it would have inflated a deflated data set without a cap)
+  if (!meta) throw new DicomRejection(file, 'no readable file meta information (group 0002, starting with its group length, and a Transfer Syntax UID)');
+  let checked = bytes;
+  if (meta.transferSyntaxUid === DEFLATED) {
+    const inflated = inflateDeflatedFile(bytes, meta);
+    if (typeof inflated === 'string') throw new DicomRejection(file, inflated);
+    checked = inflated;
+  }
+  const problem = dataSetLimitProblem(checked, meta.dataSetStart, meta.transferSyntaxUid === DEFLATED ? '1.2.840.10008.1.2.1' : meta.transferSyntaxUid);
+  if (problem) throw new DicomRejection(file, problem);
+  return { bytes: checked, deflated: checked !== bytes };
+}
+
+/**
+ * Reads one DICOM Part 10 file into a DicomImage, or throws a DicomRejection that says why not (not DICOM,
+ * truncated, no pixel module, multi-frame, colour, a transfer syntax without a codec here, over DICOM_LIMITS). The
+ * bytes are taken over: the image's pixels may be a view into them, masked in place — pass a copy to keep the
+ * file's bytes.
+ */
+export function readDicom(fileBytes: Uint8Array, file: string): DicomImage {
+  if (fileBytes.length < 132 || String.fromCharCode(...fileBytes.subarray(128, 132)) !== 'DICM') {
     throw new DicomRejection(file, 'not a DICOM file (no "DICM" marker at byte 128: not DICOM Part 10)');
   }
+  const { bytes, deflated } = withinLimits(fileBytes, file);
   // dcmjs wants an ArrayBuffer of the file alone: a file read on its own is one; a view into a larger (reused)
   // buffer is copied — only when dcmjs needs more than the attributes before the pixels.
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
@@ -85,6 +112,7 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   // instead of dcmjs copying a 10 MB value. Everything else (deflated, encapsulated, or pixels not found with
   // confidence) is parsed again in full by dcmjs.
   let dataSet = (!whole && attributesFromHead(bytes)) || parseDataSet(buffer(), file, true);
+  // (what dcmjs reads is Explicit VR Little Endian for a file inflated here; the image says what the file was)
   const transferSyntaxUid = text(dataSet.meta, '00020010') ?? '1.2.840.10008.1.2';
   const { dict } = dataSet;
   const rows = num(dict, '00280010');
@@ -104,6 +132,10 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
     throw new DicomRejection(file, `not a greyscale image (Photometric Interpretation ${photometric}, ${samples} samples per pixel)`);
   }
   if (bitsAllocated !== 8 && bitsAllocated !== 16) throw new DicomRejection(file, `Bits Allocated ${bitsAllocated} is not supported (8 or 16)`);
+  // Before any decoder allocates them: a 1 kB compressed frame may claim 65,535 × 65,535 pixels.
+  if (rows * columns * (bitsAllocated / 8) > DICOM_LIMITS.maxBytes) {
+    throw new DicomRejection(file, `Rows × Columns ${rows} × ${columns} at ${bitsAllocated} bits is larger than the ${DICOM_LIMITS.maxBytes / (1024 * 1024)} MiB limit for one image`);
+  }
   const bitsStored = num(dict, '00280101') ?? bitsAllocated;
   if (bitsStored < 1 || bitsStored > bitsAllocated) throw new DicomRejection(file, `Bits Stored ${bitsStored} does not fit Bits Allocated ${bitsAllocated}`);
   const pixelRepresentation = num(dict, '00280103') === 1 ? 1 : 0;
@@ -111,7 +143,7 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
   const expected = rows * columns * (bitsAllocated / 8);
   const bigEndian = transferSyntaxUid === '1.2.840.10008.1.2.2';
   let raw: Uint8Array;
-  const inPlace = NATIVE.has(transferSyntaxUid) && transferSyntaxUid !== DEFLATED ? nativePixelData(bytes, transferSyntaxUid, expected) : null;
+  const inPlace = NATIVE.has(transferSyntaxUid) ? nativePixelData(bytes, transferSyntaxUid, expected) : null;
   if (inPlace) {
     if (inPlace.end > bytes.length) throw new DicomRejection(file, `truncated file: Pixel Data declares ${inPlace.end - inPlace.start} bytes but the file ends before them`);
     raw = bytes.subarray(inPlace.start, inPlace.end);
@@ -124,7 +156,7 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
       raw = fragments[0] ?? new Uint8Array(0);
       // Big endian OW holds 8-bit samples byte-swapped within each word (PS3.5 7.3 / A.2); dcmjs returns the bytes as stored.
       if (bigEndian && bitsAllocated === 8 && pixelValue?.vr === 'OW') raw = swapPairs(raw);
-      if (transferSyntaxUid !== DEFLATED && pixelDataOverruns(bytes, raw.length, transferSyntaxUid)) {
+      if (pixelDataOverruns(bytes, raw.length, transferSyntaxUid)) {
         throw new DicomRejection(file, `truncated file: Pixel Data declares ${raw.length} bytes but the file ends before them`);
       }
     } else if (transferSyntaxUid === RLE) {
@@ -156,7 +188,7 @@ export function readDicom(bytes: Uint8Array, file: string): DicomImage {
     studyInstanceUid: required('0020000D', 'Study Instance UID'),
     seriesInstanceUid: required('0020000E', 'Series Instance UID'),
     sopClassUid: text(dict, '00080016') ?? '',
-    transferSyntaxUid,
+    transferSyntaxUid: deflated ? DEFLATED : transferSyntaxUid,
     patientId: text(dict, '00100020'),
     accession: text(dict, '00080050'),
     viewPosition: text(dict, '00185101'),

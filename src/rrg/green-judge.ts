@@ -25,6 +25,13 @@ export interface GreenJudgeOptions {
   onAnswered?: (done: number, total: number) => void;
 }
 
+/**
+ * The largest GREEN journal read back: a reply is at most --green-max-tokens tokens (2,048 by default, some 8 kB of
+ * text) beside its key, so 1 GiB holds the replies for some 100,000 studies. The journal is streamed line by line;
+ * the limit (and refusing anything but a regular file) keeps a wrong path from being read without end.
+ */
+export const MAX_GREEN_JOURNAL_BYTES = 1024 * 1024 * 1024;
+
 const DEFAULTS = {
   concurrency: 8,
   retry: { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 20_000 } satisfies RetryPolicy,

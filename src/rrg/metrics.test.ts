@@ -46,6 +46,34 @@ test('ROUGE-L by hand: LCS F-measure', () => {
   assert.equal(rougeL(['a', 'b'], ['a', 'b']), 1);
 });
 
+/** The LCS table row by row, as rouge-score's _lcs_table fills it: the reference the bit-parallel LCS must equal. */
+function lcsByTable(a: readonly string[], b: readonly string[]): number {
+  let previous = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [0];
+    for (let j = 1; j <= b.length; j++) current[j] = a[i - 1] === b[j - 1] ? previous[j - 1]! + 1 : Math.max(previous[j]!, current[j - 1]!);
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+test('ROUGE-L\'s bit-parallel LCS equals the LCS table on 3,000 random pairs: lengths across 32-bit words, tokens rare and frequent', () => {
+  let seed = 7; // a fixed sequence: the same pairs every run
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  for (let k = 0; k < 3000; k++) {
+    // small alphabets make tokens that recur 32 times and more (the precomputed masks), large ones rare tokens
+    const alphabet = [2, 3, 5, 20, 200][k % 5]!;
+    const lengthOf = () => [0, 1, 31, 32, 33, 63, 64, 65, 100, 300][random(10)]! + random(3);
+    const a = Array.from({ length: lengthOf() }, () => `t${random(alphabet)}`);
+    const b = Array.from({ length: lengthOf() }, () => `t${random(alphabet)}`);
+    assert.equal(lcsLength(a, b), lcsByTable(a, b), `a = ${a.join(' ')}\nb = ${b.join(' ')}`);
+  }
+  // and two reports at the length limit (50,000 characters, some 8,000 tokens each): 250 words of the table at once
+  const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
+  const [a, b] = [0, 1].map(() => Array.from({ length: 8000 }, () => words[random(words.length)]!));
+  assert.equal(lcsLength(a!, b!), lcsByTable(a!, b!));
+});
+
 interface PublishedRow { dataset: string; track: string; model: string; bleu: number; bertscore: number; sembscore: number; radgraph: number; inv_radcliq_v1: number }
 
 test('RadCliQ-v1: every one of the 96 published ReXrank V1.0 Findings rows is reproduced within its printed rounding', () => {

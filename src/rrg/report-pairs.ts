@@ -21,6 +21,22 @@ export interface ReadPairs {
 
 const MISSING = new Set(['', 'none', 'nan', 'null']);
 
+/**
+ * The most characters one report may have — a prediction, or a reference's text for the track. Real radiology
+ * reports have fewer than 1,000 words (about 7,000 characters); this leaves room for a model's runaway output of
+ * some 12,000 tokens. It bounds the time ROUGE-L takes, the one metric here whose work grows with the product of the
+ * two lengths (about 0.1 s for a pair at the limit). ReXrank's metrics' own code does not cut reports for BLEU or
+ * ROUGE-L (rouge-score and pycocoevalcap build the whole LCS table); its model metrics cut them (BERTScore and
+ * CheXbert at 512 tokens, GREEN at 200 words), which is why a longer report is refused rather than cut here.
+ */
+export const MAX_REPORT_CHARACTERS = 50_000;
+
+/**
+ * The largest predictions or references file read: about three times ReXrank's largest test set with its
+ * predictions (ReXGradient's 10,000 studies; MIMIC-CXR's 2,347 are 4 MB).
+ */
+export const MAX_REPORT_FILE_BYTES = 128 * 1024 * 1024;
+
 /** A report section as ReXrank files hold it: text, or missing (null, absent, "None", "nan"). */
 function section(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -42,6 +58,10 @@ export function referenceText(record: Record<string, unknown>, track: Track): st
 
 const JsonlLine = z.object({ id: z.union([z.string().min(1), z.number()]).transform(String), prediction: z.unknown(), reference: z.unknown() }).passthrough();
 
+function characters(text: string): string {
+  return `${text.length.toLocaleString('en-US')} characters`;
+}
+
 function shortId(id: string): string {
   return id.length > 60 ? `${id.slice(0, 60)}… (${id.length - 60} more characters)` : id;
 }
@@ -50,7 +70,8 @@ function shortId(id: string): string {
  * Reads report pairs from ReXrank's RRG JSON (an object keyed by study: `model_prediction` and the reference fields
  * `section_findings`, `section_impression`, `report`) or JSON Lines `{id, prediction, reference}`. With `references`
  * (a ReXrank JSON of the references, e.g. the board's hidden file) the predictions file only needs
- * `model_prediction`, and ids missing or extra on either side are problems, listed with their counts.
+ * `model_prediction`, and ids missing or extra on either side are problems, listed with their counts. A report
+ * longer than MAX_REPORT_CHARACTERS is a problem naming the file, the study and the field.
  * Never throws for content: every problem names the study (or line) and the field.
  */
 export function readReportPairs(content: string, fileName: string, track: Track, references?: { content: string; fileName: string } | ReadonlyMap<string, string>): ReadPairs {
@@ -105,6 +126,9 @@ export function readReportPairs(content: string, fileName: string, track: Track,
     if (extra.length) problems.push(`${extra.length} predicted stud${extra.length === 1 ? 'y is' : 'ies are'} not in the references: ${list(extra)}`);
   }
   const pairs: ReportPair[] = [];
+  // A board's hidden references (a Map) are its host's, loaded before any upload: a problem about one would tell
+  // the uploader something about the gold, so only the files given here are checked for length.
+  const referencesName = references instanceof Map ? null : references ? (references as { fileName: string }).fileName : fileName;
   for (const [id, reference] of refs) {
     if (!predictions.has(id) && references) continue;
     const field = jsonl ? 'reference' : track === 'findings' ? 'section_findings' : 'section_findings and section_impression';
@@ -118,6 +142,12 @@ export function readReportPairs(content: string, fileName: string, track: Track,
       continue;
     }
     const text = typeof prediction === 'string' ? prediction : '';
+    const longReports = [
+      text.length > MAX_REPORT_CHARACTERS && `${fileName}: study ${shortId(id)}: ${jsonl ? 'prediction' : 'model_prediction'} is ${characters(text)}`,
+      referencesName !== null && reference.length > MAX_REPORT_CHARACTERS && `${referencesName}: study ${shortId(id)}: ${track === 'findings' || jsonl ? field : 'the findings-impression reference built from section_findings and section_impression'} is ${characters(reference)}`,
+    ].filter((p): p is string => p !== false);
+    for (const p of longReports) problems.push(`${p} long; a report may have at most ${MAX_REPORT_CHARACTERS.toLocaleString('en-US')} (real reports have fewer than 1,000 words)`);
+    if (longReports.length > 0) continue;
     if (!text.trim()) emptyPredictions.push(id);
     pairs.push({ id, prediction: text, reference });
   }

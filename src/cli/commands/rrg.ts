@@ -3,14 +3,14 @@ import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { CxrError, EXIT } from '../../core/errors.js';
 import { renderTable } from '../../report/text-table.js';
-import { readReportPairs, TRACKS, type Track } from '../../rrg/report-pairs.js';
+import { MAX_REPORT_FILE_BYTES, readReportPairs, TRACKS, type Track } from '../../rrg/report-pairs.js';
 import { METRICS, scoreReports, type MetricName, type RrgResults } from '../../rrg/score-reports.js';
 import { OnnxBackend } from '../../rrg/onnx-backend.js';
-import { GreenJudge } from '../../rrg/green-judge.js';
+import { GreenJudge, MAX_GREEN_JOURNAL_BYTES } from '../../rrg/green-judge.js';
 import { firstOfBackends, HttpScoringService, type ModelMetricBackend } from '../../rrg/scoring-service.js';
 import { endpointModel } from '../judge-options.js';
 import { wholeNumber } from '../option-parsers.js';
-import { readTextFile } from '../read-text-file.js';
+import { cappedFileProblem, readCappedTextFile } from '../../rrg/read-capped-file.js';
 import { parseFormat } from '../output-format.js';
 
 /** Metric names as typed on the command line (ReXrank's column names, lowercased) → the output's names. */
@@ -53,12 +53,17 @@ async function greenJudgeOf(flags: GreenFlags, pred: string): Promise<GreenJudge
   if (!flags.green.startsWith('openai:')) throw new CxrError('bad-option', `--green ${flags.green}: GREEN's judge is a language model behind an OpenAI-compatible endpoint: openai:<model id> with --green-endpoint <base URL>`);
   const adapter = await endpointModel('--green', 'GREEN judge', flags.green, flags.greenEndpoint, flags.greenApiKeyEnv);
   const journalFile = flags.greenJournal ?? `${pred}.green-journal.jsonl`;
+  const journalName = flags.greenJournal ? '--green-journal' : 'the GREEN journal (default <pred>.green-journal.jsonl)';
+  // An existing journal is read back (streamed by line): it must be a regular file, within its limit.
+  const existing = statSync(journalFile, { throwIfNoEntry: false });
+  const journalProblem = existing && cappedFileProblem(journalFile, existing, { label: journalName, maxBytes: MAX_GREEN_JOURNAL_BYTES, what: 'a GREEN journal' });
+  if (journalProblem) throw new CxrError('bad-option', journalProblem);
   // Before anything is scored: a journal that cannot be written would otherwise fail after the other metrics.
   try {
     mkdirSync(dirname(journalFile), { recursive: true });
     closeSync(openSync(journalFile, 'a'));
   } catch (error) {
-    throw new CxrError('bad-option', `${flags.greenJournal ? '--green-journal' : 'the GREEN journal (default <pred>.green-journal.jsonl)'} ${journalFile}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give --green-journal <file> in a writable folder`);
+    throw new CxrError('bad-option', `${journalName} ${journalFile}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give --green-journal <file> in a writable folder`);
   }
   return new GreenJudge({ adapter, journalFile, concurrency: flags.greenConcurrency, timeoutMs: flags.greenTimeout * 1000, maxTokens: flags.greenMaxTokens });
 }
@@ -152,12 +157,14 @@ export function registerRrg(program: Command): void {
         metrics = [...metrics, 'green'];
       }
       if (opts.service !== undefined && !/^https?:\/\/\S+$/.test(opts.service)) throw new CxrError('bad-option', `--service ${opts.service}: expected an http(s) URL`);
-      const greenJudge = await greenJudgeOf(opts, opts.pred);
-      const { backend, close } = backendOf(opts, greenJudge);
-      const read = readReportPairs(readTextFile(opts.pred, '--pred'), basename(opts.pred), track, opts.ref ? { content: readTextFile(opts.ref, '--ref'), fileName: basename(opts.ref) } : undefined);
+      // The inputs first: a file refused (too large, a device, a report too long) leaves nothing behind, not even a GREEN journal.
+      const reportFile = (label: string, path: string) => readCappedTextFile(path, { label, maxBytes: MAX_REPORT_FILE_BYTES, what: 'a predictions or references file' });
+      const read = readReportPairs(reportFile('--pred', opts.pred), basename(opts.pred), track, opts.ref ? { content: reportFile('--ref', opts.ref), fileName: basename(opts.ref) } : undefined);
       if (read.problems.length > 0) {
         throw new CxrError('unreadable-file', `${opts.pred}: ${read.problems.length} problem(s), nothing scored:\n  ${read.problems.slice(0, 20).join('\n  ')}${read.problems.length > 20 ? `\n  … and ${read.problems.length - 20} more` : ''}`);
       }
+      const greenJudge = await greenJudgeOf(opts, opts.pred);
+      const { backend, close } = backendOf(opts, greenJudge);
       let results: RrgResults;
       try {
         results = await scoreReports(read.pairs, { metrics, backend, resamples: opts.resamples, seed: opts.seed, emptyPredictions: read.emptyPredictions });
