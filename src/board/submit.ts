@@ -3,7 +3,7 @@ import { benchmarkById, type Benchmark } from '../store/benchmarks.js';
 import type { Track } from '../rrg/report-pairs.js';
 import { checkRrgUpload, referencesOf } from './rrg-entries.js';
 import type { Store } from '../store/connect.js';
-import { claimRetry, reserveSubmission, type Submission } from '../store/submissions.js';
+import { claimRetry, reserveSubmission, type Refusal, type Submission } from '../store/submissions.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { hiddenItemsOf } from './hidden-items.js';
 import { enqueueScoring, scoringHandler } from './scoring-job.js';
@@ -29,24 +29,43 @@ export type SubmitResult =
 
 /**
  * Takes an upload through the request's part of the path: parse and check every id before anything is stored
- * (all problems listed at once), reserve a slot within the team's limits, store it `queued`, and send it to the
- * scoring queue. Scoring happens in a worker, never in the request. A crash after storing and before sending
- * is put right by the reconciler.
+ * (all problems listed at once), reserve a slot within the team's limits, store it `queued` (`intake`: here, or
+ * in the server's upload thread), and send it to the scoring queue. Scoring happens in a worker, never in the
+ * request. A crash after storing and before sending is put right by the reconciler.
  */
-export async function submitPredictions(store: Store, dispatch: ScoringDispatch, benchmark: Benchmark, input: SubmissionInput, check: UploadCheck = checkHere(store)): Promise<SubmitResult> {
-  const format = input.format ?? formatOfFileName(input.fileName);
-  const problems = await check(benchmark.id, input.content, format);
-  if (problems.length > 0) return { ok: false, status: 400, problems };
-  const reserved = await reserveSubmission(store, { benchmarkId: benchmark.id, teamId: input.teamId, userId: input.userId, kind: input.kind, fileName: input.fileName, format, content: input.content, modelJson: JSON.stringify(input.model) });
-  if ('reason' in reserved) return { ok: false, status: reserved.reason === 'closed' ? 403 : reserved.reason === 'duplicate' ? 409 : 429, message: reserved.message };
-  await dispatch(reserved.id);
-  return { ok: true, submission: reserved };
+export async function submitPredictions(store: Store, dispatch: ScoringDispatch, benchmark: Benchmark, input: SubmissionInput, intake: UploadIntake = intakeHere(store)): Promise<SubmitResult> {
+  const taken = await intake(benchmark.id, input);
+  if ('problems' in taken) return { ok: false, status: 400, problems: taken.problems };
+  if ('refusal' in taken) return { ok: false, status: taken.refusal.reason === 'closed' ? 403 : taken.refusal.reason === 'duplicate' ? 409 : 429, message: taken.refusal.message };
+  await dispatch(taken.submission.id);
+  return { ok: true, submission: taken.submission };
+}
+
+/** What taking an upload in came to: its problems (nothing stored), a refusal by the team's limits, or the stored submission. */
+export type IntakeResult = { problems: SubmissionProblem[] } | { refusal: Refusal } | { submission: Submission };
+
+/** Checks an upload and, when it has no problem, stores it within the team's limits. */
+export type UploadIntake = (benchmarkId: string, input: SubmissionInput) => Promise<IntakeResult>;
+
+/**
+ * The intake run in this thread (the CLI). The server runs it in a thread of its own (server/check-pool.ts):
+ * parsing, hashing and writing a 41K-line file there keeps the web thread's pages fast while uploads arrive.
+ */
+export function intakeHere(store: Store): UploadIntake {
+  const check = checkHere(store);
+  return async (benchmarkId, input) => {
+    const format = input.format ?? formatOfFileName(input.fileName);
+    const problems = await check(benchmarkId, input.content, format);
+    if (problems.length > 0) return { problems };
+    const reserved = await reserveSubmission(store, { benchmarkId, teamId: input.teamId, userId: input.userId, kind: input.kind, fileName: input.fileName, format, content: input.content, modelJson: JSON.stringify(input.model) });
+    return 'reason' in reserved ? { refusal: reserved } : { submission: reserved };
+  };
 }
 
 /** Parses an upload and checks it against a benchmark's hidden items: every problem, or none. */
 export type UploadCheck = (benchmarkId: string, content: string, format: PredictionFormat) => Promise<SubmissionProblem[]>;
 
-/** The check run in this thread (the CLI; the server runs it in a thread of its own, see server/check-pool.ts). */
+/** The check alone (parse, then every id against the hidden set), in this thread. */
 export function checkHere(store: Store): UploadCheck {
   return async (benchmarkId, content, format) => {
     const benchmark = await benchmarkById(store, benchmarkId);

@@ -1,25 +1,26 @@
 import { Worker } from 'node:worker_threads';
-import type { UploadCheck } from '../board/submit.js';
-import type { SubmissionProblem } from '../board/score-submission.js';
+import type { IntakeResult, UploadIntake } from '../board/submit.js';
 import type { Store } from '../store/connect.js';
 import { threadEntry } from './scoring-pool.js';
 
-/** The upload check, run in a thread of its own; `close` stops the thread. */
+/** The upload intake (check, then store), run in a thread of its own; `close` stops the thread. */
 export interface UploadCheckThread {
-  check: UploadCheck;
+  intake: UploadIntake;
   close(): Promise<void>;
 }
 
-type Reply = { id: number; problems?: SubmissionProblem[]; error?: string; ready?: boolean };
+type Reply = { id: number; result?: IntakeResult; error?: string; ready?: boolean };
 
 /**
- * Runs upload checks (parse every line, check every id against the hidden set) in one worker thread, started on
- * the first upload. Checks are queued in the thread in arrival order. A thread that dies fails the checks in hand
- * (their uploads get a 500 and store nothing) and is started again for the next upload.
+ * Takes uploads in (parse every line, check every id against the hidden set, then hash and store the file within
+ * the team's limits) in one worker thread with its own database connection, started on the first upload: the
+ * web thread neither parses nor writes megabytes, nor waits for the write lock while scoring threads publish.
+ * Uploads are taken in arrival order. A thread that dies fails the uploads in hand (a 500; a submission is either
+ * stored whole, in one transaction, or not at all) and is started again for the next upload.
  */
 export function startUploadCheckThread(connection: Store['connection']): UploadCheckThread {
   const { url, execArgv } = threadEntry('check-thread');
-  const pending = new Map<number, { resolve: (p: SubmissionProblem[]) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (r: IntakeResult) => void; reject: (e: Error) => void }>();
   let thread: Worker | null = null;
   let nextId = 1;
   const failAll = (error: Error) => {
@@ -34,8 +35,8 @@ export function startUploadCheckThread(connection: Store['connection']): UploadC
       const waiting = pending.get(m.id);
       if (!waiting) return;
       pending.delete(m.id);
-      if (m.error !== undefined) waiting.reject(new Error(`checking the upload failed: ${m.error}`));
-      else waiting.resolve(m.problems ?? []);
+      if (m.error !== undefined) waiting.reject(new Error(`taking the upload in failed: ${m.error}`));
+      else waiting.resolve(m.result!);
     });
     const gone = (error: Error) => {
       if (thread === started) thread = null;
@@ -47,11 +48,11 @@ export function startUploadCheckThread(connection: Store['connection']): UploadC
     return started;
   };
   return {
-    check: (benchmarkId, content, format) =>
+    intake: (benchmarkId, input) =>
       new Promise((resolve, reject) => {
         const id = nextId++;
         pending.set(id, { resolve, reject });
-        running().postMessage({ id, benchmarkId, content, format });
+        running().postMessage({ id, benchmarkId, input });
       }),
     async close() {
       const t = thread;

@@ -1,5 +1,5 @@
 import type { ScoreSettings } from '../board/score-submission.js';
-import type { ScoringDispatch, UploadCheck } from '../board/submit.js';
+import type { ScoringDispatch, UploadIntake } from '../board/submit.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Store } from '../store/connect.js';
 import type { LeaderboardCache } from './leaderboard-cache.js';
@@ -34,8 +34,8 @@ export interface BoardContext {
   queue: JobQueue;
   /** Sends a stored submission to be scored (never scored in a request). */
   dispatch: ScoringDispatch;
-  /** Parses and checks an upload (in a thread of its own: never on the event loop). */
-  check: UploadCheck;
+  /** Checks and stores an upload (in a thread of its own: never on the event loop). */
+  intake: UploadIntake;
   options: BoardOptions;
   boards: LeaderboardCache;
   /** Whole public responses (leaderboard page and API) kept until the database changes. */

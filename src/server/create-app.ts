@@ -94,7 +94,7 @@ export function createApp(deps: { store: Store; queue: JobQueue; changes?: Chang
   const checker = startUploadCheckThread(store.connection);
   app.addHook('onClose', async () => checker.close());
   const ctx: BoardContext = {
-    store, queue, dispatch: viaQueue(store, queue), check: checker.check, options: settings, boards: new LeaderboardCache(store, changeToken), pages: new ResponseMemo(changeToken),
+    store, queue, dispatch: viaQueue(store, queue), intake: checker.intake, options: settings, boards: new LeaderboardCache(store, changeToken), pages: new ResponseMemo(changeToken),
     loginLimiter: new WindowLimiter(store, settings.loginAttempts, settings.loginWindowMs),
     uploadLimiter: new WindowLimiter(store, settings.uploadsPerWindow, settings.uploadWindowMs),
     pixels: new PixelCache(store),

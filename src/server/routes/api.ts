@@ -77,7 +77,7 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
     }
     const card = ModelCard.safeParse(model);
     if (!card.success) return reply.code(400).send({ error: 'bad-model', message: 'the model card has problems', problems: card.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })) });
-    const result = await submitPredictions(ctx.store, ctx.dispatch, b, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.check);
+    const result = await submitPredictions(ctx.store, ctx.dispatch, b, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.intake);
     if (!result.ok) {
       if (result.status === 400) return reply.code(400).send({ error: 'invalid-submission', message: 'nothing was stored; fix every problem listed', problems: result.problems });
       return reply.code(result.status).send({ error: result.status === 429 ? 'limit-reached' : result.status === 409 ? 'duplicate' : 'closed', message: result.message });

@@ -140,7 +140,7 @@ ${submitForm(benchmark.slug, viewer.csrf, { message: benchmark.is_open ? null : 
       const messages = [...new Set(card.error.issues.map((i) => i.message))];
       return again(400, html`<div class="problems" role="alert"><p>Nothing was stored: the model card has ${plural(messages.length, 'problem')}.</p><ul>${messages.map((m) => html`<li>${m[0]!.toUpperCase()}${m.slice(1)}.</li>`)}</ul></div>`, upload.fields, fields);
     }
-    const result = await submitPredictions(ctx.store, ctx.dispatch, benchmark, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.check);
+    const result = await submitPredictions(ctx.store, ctx.dispatch, benchmark, { fileName: upload.file.name, content: upload.file.content, model: card.data, teamId: request.caller.user.team_id, userId: request.caller.user.id, kind: 'participant' }, ctx.intake);
     if (!result.ok) {
       if (result.status === 400) return again(400, problemsList(result.problems), upload.fields);
       return again(result.status, html`<p class="problems" role="alert">${result.message}</p>`, upload.fields);
