@@ -3,16 +3,17 @@ import type { ReviewDecision } from '../store/review-decisions.js';
 import type { ReviewAssignment } from '../store/reviews.js';
 import { RATINGS, type RatingName } from './decision.js';
 
-/** Agreement of two reviewers on one categorical label (decision, difficulty). NaN when no item was decided by both. */
+/** Agreement of two reviewers on one categorical label (decision, difficulty). Null where undefined: no item decided by both. */
 export interface LabelAgreement {
-  kappa: number;
+  /** Null also when expected agreement is 1 (both gave one same label throughout): see {@link cohenKappa}. */
+  kappa: number | null;
   /** Share of items given the same label. */
-  exact: number;
+  exact: number | null;
 }
 
 /** Agreement on a 1–5 rating: Cohen's kappa on the ratings as categories, exact agreement, mean absolute difference. */
 export interface RatingAgreement extends LabelAgreement {
-  meanAbsDiff: number;
+  meanAbsDiff: number | null;
 }
 
 /** Two reviewers who share items: how often and how much they agreed, on the items both decided. */
@@ -29,13 +30,13 @@ export interface PairAgreement {
 }
 
 function label(a: readonly string[], b: readonly string[]): LabelAgreement {
-  if (a.length === 0) return { kappa: NaN, exact: NaN };
+  if (a.length === 0) return { kappa: null, exact: null };
   return { kappa: cohenKappa(a, b), exact: a.filter((x, i) => x === b[i]).length / a.length };
 }
 
 function ratingOf(a: readonly number[], b: readonly number[]): RatingAgreement {
   const base = label(a.map(String), b.map(String));
-  return { ...base, meanAbsDiff: a.length === 0 ? NaN : a.reduce((s, x, i) => s + Math.abs(x - b[i]!), 0) / a.length };
+  return { ...base, meanAbsDiff: a.length === 0 ? null : a.reduce((s, x, i) => s + Math.abs(x - b[i]!), 0) / a.length };
 }
 
 /**

@@ -7,7 +7,7 @@ import { accuracyBarSpec, kappaHeatmapSpec, overallBarSpec, renderSvg } from '..
 import { renderHtmlReport, type ReportAnswer, type ReportComparison, type ReportItem } from '../../report/html.js';
 import { compareRuns } from '../../score/paired.js';
 import { selectImages } from '../../prompt/build-prompt.js';
-import { agreementOn, describePolicy } from '../../score/agreement-matrix.js';
+import { agreementOn, describePolicy, FEW_KAPPA_ITEMS, UNDEFINED_KAPPA_NOTE } from '../../score/agreement-matrix.js';
 import { openSavedRun } from '../run-folder.js';
 import { scoreRun, type ScoredRun } from '../score-run.js';
 
@@ -56,9 +56,9 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
     const raters = scored.map((s, i) => ({ name: label(i), answers: new Map(s.items.map((it) => [it.question.id, it.outcome.predicted])) }));
     const items = [...new Set(raters.flatMap((r) => [...r.answers.keys()]))];
     const table = agreementOn(raters, items, 'pairwise');
-    kappaSvg = await renderSvg(kappaHeatmapSpec(raters.map((r) => r.name), table.cohen));
+    kappaSvg = await renderSvg(kappaHeatmapSpec(raters.map((r) => r.name), table.cohen, table.pairN));
     const ns = table.pairN.flatMap((row, i) => row.filter((_, j) => j > i));
-    kappaNote = `Cohen's κ on ${items.length} questions, ${describePolicy('pairwise')} (n per pair ${Math.min(...ns)}–${Math.max(...ns)}). Fleiss' κ ${table.fleiss.toFixed(3)} on ${table.fleissN} questions.`;
+    kappaNote = `Cohen's κ on ${items.length} questions, ${describePolicy('pairwise')} (n per pair ${Math.min(...ns)}–${Math.max(...ns)}); cells on fewer than ${FEW_KAPPA_ITEMS} questions are grey, and ${UNDEFINED_KAPPA_NOTE}. Fleiss' κ ${table.fleiss === null ? '— (undefined)' : table.fleiss.toFixed(3)} on ${table.fleissN} questions.`;
   }
   const cache = new Map<string, string>();
   const baseDir = dirname(subject.manifest.dataset.path);

@@ -6,21 +6,27 @@ import { versionContent } from '../../review/version.js';
 import { attributes, html, plural, type Html } from './html.js';
 import { pct } from './layout.js';
 import { STATUS_LABEL } from './review-views.js';
+import { FEW_KAPPA_ITEMS, UNDEFINED_KAPPA_NOTE, undefinedKappaReason } from '../../score/agreement-matrix.js';
 
 const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
-const kappa = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(2));
 
-function ratingCells(r: RatingAgreement): Html {
-  return html`<td class="num">${kappa(r.kappa)}</td><td class="num">${pct(r.exact)}</td><td class="num">${Number.isNaN(r.meanAbsDiff) ? '—' : r.meanAbsDiff.toFixed(2)}</td>`;
+/** A kappa cell on `n` items: "—" with the reason when undefined; greyed then or on fewer than FEW_KAPPA_ITEMS items, as the help says. */
+function kappaCell(x: number | null, n: number): Html {
+  const why = x === null ? undefinedKappaReason(n) : n < FEW_KAPPA_ITEMS ? `fewer than ${FEW_KAPPA_ITEMS} items: read with care` : undefined;
+  return html`<td${attributes({ class: why ? 'num few' : 'num', title: why })}>${x === null ? '—' : x.toFixed(2)}</td>`;
+}
+
+function ratingCells(r: RatingAgreement, n: number): Html {
+  return html`${kappaCell(r.kappa, n)}<td class="num">${pct(r.exact)}</td><td class="num">${r.meanAbsDiff === null ? '—' : r.meanAbsDiff.toFixed(2)}</td>`;
 }
 
 function agreementTable(report: ReviewReport): Html {
   if (report.agreement.length === 0) return html`<p class="empty">Agreement needs items assigned to two reviewers (cxrbench review create … --per-item 2).</p>`;
   const ratings = Object.entries(RATINGS) as [RatingName, string][];
-  return html`<p class="help">Over the items both reviewers of a pair decided (n). Cohen's kappa on the decision (accept, edit, reject), on the difficulty, and on each rating taken as five categories; for ratings also the share rated exactly alike and the mean absolute difference.</p>
+  return html`<p class="help">Over the items both reviewers of a pair decided (n). Cohen's kappa on the decision (accept, edit, reject), on the difficulty, and on each rating taken as five categories; for ratings also the share rated exactly alike and the mean absolute difference. Kappa on fewer than ${FEW_KAPPA_ITEMS} items is greyed, and ${UNDEFINED_KAPPA_NOTE}.</p>
 <div class="table-scroll" role="region" tabindex="0" aria-label="Agreement between reviewers"><table class="board" id="agreement"><thead><tr><th rowspan="2" scope="col">Reviewers</th><th rowspan="2" scope="col" class="num">n</th><th colspan="2" scope="colgroup">Decision</th><th rowspan="2" scope="col" class="num">Difficulty κ</th>${ratings.map(([, label]) => html`<th colspan="3" scope="colgroup">${label}</th>`)}</tr>
 <tr><th scope="col" class="num">κ</th><th scope="col" class="num">exact %</th>${ratings.map(() => html`<th scope="col" class="num">κ</th><th scope="col" class="num">exact %</th><th scope="col" class="num">mean |Δ|</th>`)}</tr></thead><tbody>
-${report.agreement.map((p) => html`<tr><td>${p.names[0]} · ${p.names[1]}</td><td class="num">${p.n} <span class="ci">of ${p.shared}</span></td><td class="num">${kappa(p.decision.kappa)}</td><td class="num">${pct(p.decision.exact)}</td><td class="num">${kappa(p.difficulty.kappa)}</td>${ratings.map(([name]) => ratingCells(p.ratings[name]))}</tr>`)}
+${report.agreement.map((p) => html`<tr><td>${p.names[0]} · ${p.names[1]}</td><td class="num">${p.n} <span class="ci">of ${p.shared}</span></td>${kappaCell(p.decision.kappa, p.n)}<td class="num">${pct(p.decision.exact)}</td>${kappaCell(p.difficulty.kappa, p.n)}${ratings.map(([name]) => ratingCells(p.ratings[name], p.n))}</tr>`)}
 </tbody></table></div>`;
 }
 
