@@ -1,3 +1,4 @@
+import { inPaperOrder } from '../core/question.js';
 import type { ModelCard } from './model-card.js';
 
 /** A published result imported as a reference row: shown as "reported, not verified here", never ranked in tiers. */
@@ -28,7 +29,7 @@ const TABLE: [string, boolean, number, number[], number][] = [
 export const REPORTED_REXRANK_V2: readonly ReportedResult[] = TABLE.map(([name, openWeights, overall, tasks, unparseable]) => ({
   model: { name, openWeights, notes: SOURCE },
   overall,
-  byTask: Object.fromEntries(TASK_ORDER.map((t, i) => [t, tasks[i]!])),
+  byTask: Object.fromEntries(inPaperOrder(TASK_ORDER).map((t) => [t, tasks[(TASK_ORDER as readonly string[]).indexOf(t)]!])),
   unparseable,
   source: SOURCE,
 }));

@@ -1,3 +1,4 @@
+import { inPaperOrder } from '../core/question.js';
 import { seededRandom } from '../core/seeded-random.js';
 import { holm, mcnemarExact } from './compare.js';
 import { quantile } from './intervals.js';
@@ -76,10 +77,12 @@ function compareItems(items: readonly PairedItem[], resamples: number, seed: num
 /** Overall and per-task paired comparison; per-task p-values are Holm-adjusted across the tasks. */
 export function comparePaired(items: readonly PairedItem[], resamples: number, seed: number): { overall: PairedComparison; byTask: Record<string, PairedComparison> } {
   const overall = compareItems(items, resamples, seed);
+  // Seeds follow the alphabetical order (as they always have, so saved comparisons reproduce); the output, the paper's.
   const tasks = [...new Set(items.map((i) => i.task))].sort();
   const raw = tasks.map((t, k) => compareItems(items.filter((i) => i.task === t), resamples, seed + k + 1));
   const adjusted = holm(raw.map((r) => r.p));
-  return { overall: { ...overall, pHolm: overall.p }, byTask: Object.fromEntries(tasks.map((t, k) => [t, { ...raw[k]!, pHolm: adjusted[k]! }])) };
+  const byTask = new Map(tasks.map((t, k) => [t, { ...raw[k]!, pHolm: adjusted[k]! }]));
+  return { overall: { ...overall, pHolm: overall.p }, byTask: Object.fromEntries(inPaperOrder(tasks).map((t) => [t, byTask.get(t)!])) };
 }
 
 /**

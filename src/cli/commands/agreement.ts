@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { answerFormatOfFileName, parseAnswerFile, type AnswerRecord } from '../../core/answer-file.js';
 import { CxrError } from '../../core/errors.js';
+import { inPaperOrder } from '../../core/question.js';
 import { detectLayout } from '../../dataset/layout.js';
 import { readQuestions } from '../../dataset/read-dataset.js';
 import { extractAnswer } from '../../extract/extract.js';
@@ -138,7 +139,7 @@ export function registerAgreement(program: Command): void {
       const items = [...gold.answer.keys()];
       const taskOf = (id: string) => gold.task.get(id) ?? '(unknown)';
       const overall = agreementOn(raters, items, policy);
-      const tasks = [...new Set(items.map(taskOf))].sort();
+      const tasks = inPaperOrder(items.map(taskOf));
       const byTask = Object.fromEntries(tasks.map((t) => [t, agreementOn(raters, items.filter((id) => taskOf(id) === t), policy)]));
       const accuracy = raters.map((r, i) => {
         const answered = items.filter((id) => (r.answers.get(id) ?? null) !== null).length;

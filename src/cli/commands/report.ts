@@ -2,7 +2,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveImagePath } from '../../dataset/image-path.js';
-import { TASK_NAMES } from '../../core/question.js';
+import { inPaperOrder } from '../../core/question.js';
 import { accuracyBarSpec, kappaHeatmapSpec, overallBarSpec, renderSvg } from '../../report/charts.js';
 import { renderHtmlReport, type ReportAnswer, type ReportComparison, type ReportItem } from '../../report/html.js';
 import { compareRuns } from '../../score/paired.js';
@@ -48,7 +48,7 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   const label = (i: number) => (runs.some((_, j) => j !== i && name(j) === name(i)) ? `${name(i)} (${basename(resolve(dirs[i]!))})` : name(i));
   const subject = runs[0]!;
   const bars = scored.flatMap((s, i) => Object.entries(s.results.byTask).map(([task, c]) => ({ run: label(i), group: task, accuracy: c.bootstrap.value, lo: c.bootstrap.lo, hi: c.bootstrap.hi })));
-  const taskOrder = [...TASK_NAMES.filter((t) => bars.some((b) => b.group === t)), ...[...new Set(bars.map((b) => b.group))].filter((g) => !(TASK_NAMES as readonly string[]).includes(g)).sort()];
+  const taskOrder = inPaperOrder(bars.map((b) => b.group));
   const overall = scored.map((s, i) => ({ run: label(i), accuracy: s.results.rexrankOverall.value, lo: s.results.rexrankOverall.lo, hi: s.results.rexrankOverall.hi }));
   let kappaSvg: string | null = null;
   let kappaNote = 'Give more runs (models, baselines, readers) to see their pairwise agreement.';

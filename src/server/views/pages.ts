@@ -1,6 +1,6 @@
 import { TIE_BREAK, type LeaderboardRow } from '../../board/leaderboard.js';
 import type { SubmissionProblem } from '../../board/score-submission.js';
-import { TASK_NAMES } from '../../core/question.js';
+import { inPaperOrder, TASK_NAMES } from '../../core/question.js';
 import type { Benchmark } from '../../store/benchmarks.js';
 import { html, plural, safeLink, type Html } from './html.js';
 import { pct } from './layout.js';
@@ -138,7 +138,7 @@ ${fact('Open weights', m.openWeights ? 'yes' : 'no')}${fact('Parameters', m.para
 ${fact('Release date', m.date)}`}
 ${fact('Submitted', `${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC`)}</dl>
 ${row.metrics ? html`<h2>Per task</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Task</th><th scope="col" class="num">n</th><th scope="col" class="num">Accuracy (95% Wilson)</th><th scope="col" class="num">95% study bootstrap</th><th scope="col" class="num">Failed extractions</th></tr></thead><tbody>
-${Object.entries(row.metrics.byTask).map(([t, c]) => html`<tr><th scope="row">${t}</th><td class="num">${c.n}</td><td class="num">${interval(c.accuracy)}</td><td class="num">${interval(c.bootstrap)}</td><td class="num">${c.unparseable}</td></tr>`)}</tbody></table></div>` : ''}
+${inPaperOrder(Object.keys(row.metrics.byTask)).map((t) => [t, row.metrics!.byTask[t]!] as const).map(([t, c]) => html`<tr><th scope="row">${t}</th><td class="num">${c.n}</td><td class="num">${interval(c.accuracy)}</td><td class="num">${interval(c.bootstrap)}</td><td class="num">${c.unparseable}</td></tr>`)}</tbody></table></div>` : ''}
 ${m.prompt ? html`<h2>Prompt</h2><pre>${m.prompt}</pre>` : ''}${m.notes ? html`<h2>Notes</h2><p>${m.notes}</p>` : ''}`;
 }
 
