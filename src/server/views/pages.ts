@@ -85,15 +85,15 @@ ${benchmark.is_open ? 'open for submissions' : 'closed'} · <a href="/b/${benchm
 <p class="help">Overall is ReXrank's (the mean of the five task accuracies) with a 95% study-bootstrap interval; micro is accuracy over all questions with a 95% Wilson interval; all in %.
 Failed extractions are answers no rule could read (counted wrong). Entries in one tier are not significantly different from the tier's first entry (exact McNemar, α = 0.05). ${TIE_BREAK}</p>
 <div class="table-scroll"><table class="board" id="leaderboard"><thead><tr>
-<th scope="col" class="num">Tier</th><th scope="col" class="num">#</th>${head('name', 'Model')}<th scope="col">Team</th>
+<th scope="col" class="num">Tier</th><th scope="col" class="num">#</th>${head('name', 'Model')}
 ${head('overall', 'Overall')}${head('micro', 'Micro')}
 ${TASK_NAMES.map((t) => head(t, TASK_SHORT[t] ?? t))}
-${head('unparseable', 'Failed extractions')}<th scope="col">Open weights</th>${head('size', 'Size (B)')}${head('date', 'Date')}</tr></thead><tbody>
+${head('unparseable', 'Failed extractions')}<th scope="col">Team</th><th scope="col">Open weights</th>${head('size', 'Size (B)')}${head('date', 'Date')}</tr></thead><tbody>
 ${sorted.map((r) => html`<tr class="${r.kind}" data-id="${r.id}"><td class="num">${r.tier ?? '—'}</td><td class="num">${r.rank ?? '—'}</td>
-<td><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td><td>${r.team ?? '—'}</td>
+<td class="model"><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td>
 <td class="num">${r.metrics ? interval(r.metrics.rexrankOverall) : pct(r.overall)}</td><td class="num">${r.metrics ? interval(r.metrics.overall.accuracy) : '—'}</td>
 ${TASK_NAMES.map((t) => html`<td class="num">${r.metrics ? interval(r.metrics.byTask[t]?.accuracy) : pct(r.reported?.byTask[t])}</td>`)}
-<td class="num">${r.unparseable}${r.n ? html`<span class="ci"> of ${r.n}</span>` : ''}</td><td>${openWeights(r)}</td>
+<td class="num">${r.unparseable}${r.n ? html`<span class="ci"> of ${r.n}</span>` : ''}</td><td>${r.team ?? '—'}</td><td>${openWeights(r)}</td>
 <td class="num">${r.model.parametersBillion ?? '—'}</td><td class="num">${r.model.date ?? '—'}</td></tr>`)}
 </tbody></table></div>${rows.length === 0 ? html`<p class="empty">No entries yet: be the first to <a href="/b/${benchmark.slug}/submit">submit</a>.</p>` : ''}`;
 }
