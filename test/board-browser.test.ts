@@ -51,7 +51,7 @@ for (const dialect of DIALECTS) {
       const cells = await row.locator('td').allTextContents();
       assert.equal(cells[0], '1'); // tier
       assert.equal(cells[1], '1'); // rank
-      assert.match(cells[4]!, /^\d+\.\d/); // overall with interval
+      assert.match(cells[3]!, /^\d+\.\d+ \d+\.\d–\d+\.\d/); // overall with its interval, right after the model
       const header = await page.locator('#leaderboard thead th').allTextContents();
       const cell = (name: RegExp) => cells[header.findIndex((h) => name.test(h))]!;
       assert.match(cell(/^Failed extractions/), new RegExp(`^${board.questions.length - 12} of ${board.questions.length}`));
