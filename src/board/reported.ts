@@ -13,7 +13,7 @@ export interface ReportedResult {
 const SOURCE = 'ReXrank V2.0 leaderboard (ReXVQA private test), as published';
 const TASK_ORDER = ['Differential Diagnosis', 'Geometric Information Assessment', 'Location and Distribution Assessment', 'Negation Assessment', 'Presence Assessment'] as const;
 
-// overall, then differential / geometric / location / negation / presence; failed extractions (REFERENCE.md §3).
+// overall, then differential / geometric / location / negation / presence; unparseable (the paper's failed extractions, REFERENCE.md §3).
 const TABLE: [string, boolean, number, number[], number][] = [
   ['MedGemma-4B-it', true, 0.8217, [0.7671, 0.8045, 0.8347, 0.8503, 0.8521], 0],
   ['Janus-Pro-7B', true, 0.6656, [0.5634, 0.7542, 0.6462, 0.7573, 0.607], 0],

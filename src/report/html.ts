@@ -67,7 +67,7 @@ function cellRows(cells: Record<string, CellResult>): string {
 }
 
 function table(id: string, first: string, cells: Record<string, CellResult>): string {
-  return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>study bootstrap 95%</th><th>read by judge</th><th>unreadable</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
+  return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>study bootstrap 95%</th><th>read by judge</th><th>unparseable</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
 }
 
 function itemRow(item: ReportItem, runs: readonly ReportRun[]): string {
@@ -99,13 +99,13 @@ function withInterval(e: MethodEstimate | undefined): string {
   return e ? `${pct(e.value)} <span class="ci">${range(e)}</span>` : '—';
 }
 
-/** Table 2-style: one row per run — ReXrank overall, micro, each task, failed extractions — with 95% intervals. */
+/** Table 2-style: one row per run — ReXrank overall, micro, each task, unparseable answers — with 95% intervals. */
 function summaryTable(runs: readonly ReportRun[], tasks: readonly string[]): string {
   const rows = runs.map((run) => {
     const r = run.results;
     return `<tr><td>${escapeHtml(run.label)}</td><td>${withInterval(overallInterval(r.rexrankOverall, r.byTask))}</td><td>${withInterval(cellInterval(r.overall))}</td>${tasks.map((t) => `<td>${withInterval(r.byTask[t] && cellInterval(r.byTask[t]))}</td>`).join('')}<td>${r.overall.unparseable} <span class="ci">${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%</span></td><td>${r.overall.n}</td></tr>`;
   });
-  return `<table id="summary-table"><thead><tr><th>run</th><th>ReXrank overall</th><th>micro</th>${tasks.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}<th>failed extractions</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table id="summary-table"><thead><tr><th>run</th><th>ReXrank overall</th><th>micro</th>${tasks.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}<th>unparseable</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function comparisonSection(c: ReportComparison): string {
@@ -154,7 +154,7 @@ export function renderHtmlReport(report: HtmlReport): string {
   // The chosen model's answer is underlined; which model is chosen is the item browser's model switch.
   const chosenCss = runs.map((_, i) => `#items[data-model="${i}"] li.chosen-${i}{text-decoration:underline}#items[data-model="${i}"] tr.answer-${i}{background:#f1f5f9}`).join('');
   const details = runs.map((run, i) => `<section class="run-detail" data-run="${i}"><h3>${escapeHtml(run.label)}</h3>
-<p>Answers read: ${run.results.overall.readByRule} by the rules (${escapeHtml(run.results.reading.extractor)}), ${run.results.overall.readByJudge} by the judge (${escapeHtml(run.results.reading.judge ?? 'none used')}), ${run.results.overall.unparseable} unreadable — failed extractions, counted wrong. Errors ${run.results.overall.error}, not yet run ${run.results.notRun}.</p>
+<p>Answers read: ${run.results.overall.readByRule} by the rules (${escapeHtml(run.results.reading.extractor)}), ${run.results.overall.readByJudge} by the judge (${escapeHtml(run.results.reading.judge ?? 'none used')}), ${run.results.overall.unparseable} unparseable, counted wrong. Errors ${run.results.overall.error}, not yet run ${run.results.notRun}.</p>
 ${table(`tasks-${i}`, 'task', Object.fromEntries(tasks.filter((t) => run.results.byTask[t]).map((t) => [t, run.results.byTask[t]!])))}
 ${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join('\n');
   return `<!doctype html>
@@ -163,7 +163,7 @@ ${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join
 <style>${STYLE}${chosenCss}</style></head><body>
 <h1>${escapeHtml(report.title)}</h1>
 <section id="summary"><div class="table-scroll">${summaryTable(runs, tasks)}</div>
-<p id="summary-intervals"><small>Accuracy in % with its 95% study-bootstrap interval (${r0.settings.resamples} resamples of the studies, seed ${r0.settings.seed}: a study's questions share its images) — the interval the board shows for the same run. ${escapeHtml(NO_SPREAD_NOTE)} (${NO_SPREAD_OVERALL_NOTE}). ReXrank overall is the mean of the task accuracies. Failed extractions are answers no rule (or judge) could read, counted wrong. ${escapeHtml(report.manifestSummary)}</small></p></section>
+<p id="summary-intervals"><small>Accuracy in % with its 95% study-bootstrap interval (${r0.settings.resamples} resamples of the studies, seed ${r0.settings.seed}: a study's questions share its images) — the interval the board shows for the same run. ${escapeHtml(NO_SPREAD_NOTE)} (${NO_SPREAD_OVERALL_NOTE}). ReXrank overall is the mean of the task accuracies. Unparseable: answers no rule (or judge) could read — the paper's “failed extractions” — counted wrong. ${escapeHtml(report.manifestSummary)}</small></p></section>
 <h2>Accuracy per task</h2>
 <figure id="accuracy-chart">${report.accuracyChartSvg}<figcaption><small>Whiskers: the 95% intervals of the summary table (study bootstrap; Wilson's where it has no spread).</small></figcaption></figure>
 ${report.comparison ? comparisonSection(report.comparison) : ''}
@@ -174,7 +174,7 @@ ${several ? `<p><label>run <select id="f-detail">${runs.map((run, i) => `<option
 <h2>Agreement (Cohen's κ)</h2>
 <figure id="kappa-heatmap">${report.kappaHeatmapSvg ?? ''}</figure><p><small>${escapeHtml(report.kappaNote)}</small></p>
 <h2>Items</h2>
-<p id="items-legend"><small>In each item the <b>gold answer is bold</b> (and marked "gold") and <u>the chosen run's answer is underlined</u>; every run's answer, its status and how it was read are in the table below the options. The left border is the first run's status: green right, red wrong, amber unreadable, grey error.</small></p>
+<p id="items-legend"><small>In each item the <b>gold answer is bold</b> (and marked "gold") and <u>the chosen run's answer is underlined</u>; every run's answer, its status and how it was read are in the table below the options. The left border is the first run's status: green right, red wrong, amber unparseable, grey error.</small></p>
 <div id="filters">${several ? `<label>run <select id="f-model">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label> ` : ''}<label>task <select id="f-task"><option value="">all</option>${options(tasks)}</select></label>
 <label>category <select id="f-category"><option value="">all</option>${options(categories)}</select></label>
 <label>status <select id="f-status"><option value="">all</option>${options(['correct', 'wrong', 'unparseable', 'error'])}</select></label>${several ? ' <label><input type="checkbox" id="f-disagree"> only where the runs disagree</label>' : ''} <span id="f-count"></span></div>

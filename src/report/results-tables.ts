@@ -19,7 +19,7 @@ function rows(cells: Record<string, CellResult>): string[][] {
 function section(title: string, first: string, cells: Record<string, CellResult>): Table {
   return {
     title,
-    headers: [first, 'n', 'acc %', 'Wilson 95%', 'study bootstrap 95%', 'by judge', 'unreadable', 'error'],
+    headers: [first, 'n', 'acc %', 'Wilson 95%', 'study bootstrap 95%', 'by judge', 'unparseable', 'error'],
     rows: rows(cells),
     numeric: [false, true, true, true, true, true, true, true],
   };
@@ -51,7 +51,7 @@ export function formatResults(results: Results, format: ResultsFormat, title: st
     format === 'md' ? `## ${title}\n` : title,
     `micro accuracy ${pct(o.accuracy.value)}% (Wilson 95% ${pct(o.accuracy.lo)}–${pct(o.accuracy.hi)}, study bootstrap 95% ${range(ob)}), n = ${o.n}`,
     `ReXrank overall (mean of ${results.rexrankOverall.tasks.length} task accuracies) ${pct(r.value)}% (study bootstrap 95% ${range(r)})`,
-    `answers read: ${o.readByRule} by the rules (${results.reading.extractor}), ${o.readByJudge} by the judge (${results.reading.judge ?? 'none used'}), ${o.unparseable} unreadable = failed extractions (${pct(o.n ? o.unparseable / o.n : 0)}%, counted wrong); errors ${o.error}, not yet run ${results.notRun}`,
+    `answers read: ${o.readByRule} by the rules (${results.reading.extractor}), ${o.readByJudge} by the judge (${results.reading.judge ?? 'none used'}), ${o.unparseable} unparseable (${pct(o.n ? o.unparseable / o.n : 0)}%, counted wrong); errors ${o.error}, not yet run ${results.notRun}`,
     `* fewer than ${results.settings.smallCell} questions; intervals: ${results.settings.interval}, ${results.settings.resamples} resamples, seed ${results.settings.seed}`,
     ...([ob, r, ...sections.flatMap(([, , cells]) => Object.values(cells).map(cellInterval))].some((e) => e.method !== 'study-bootstrap') ? [`${NO_SPREAD_NOTE} (${NO_SPREAD_OVERALL_NOTE})`] : []),
     '',

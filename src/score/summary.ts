@@ -3,7 +3,7 @@ import { inPaperOrder, TASK_NAMES } from '../core/question.js';
 
 /**
  * Counts of one group of outcomes, and its accuracy (correct over all outcomes: unparseable and errors count as
- * not correct). Answers are counted three ways: read by the rules, read by the judge, unreadable (unparseable).
+ * not correct). Answers are counted three ways: read by the rules, read by the judge, unparseable.
  */
 export interface GroupCounts {
   n: number;
