@@ -97,7 +97,7 @@ test('HTML report of two runs that answer one same letter throughout: the heatma
   const made = await runCli(['report', join(dir, 'prior-1'), join(dir, 'prior-2'), '--out', file]);
   assert.equal(made.code, 0, made.stderr);
   const html = readFileSync(file, 'utf8');
-  const heatmap = /<figure id="kappa-heatmap">([\s\S]*?)<\/figure><p><small>(.*?)<\/small>/.exec(html)!;
+  const heatmap = /<figure id="kappa-heatmap"[^>]*>([\s\S]*?)<\/figure><p><small>(.*?)<\/small>/.exec(html)!;
   assert.deepEqual(svgTexts(heatmap[1]!).slice(0, 4), ['—', '—', '—', '—']);
   assert.equal(heatmap[1]!.split(`fill="${GREYED_CELL}"`).length - 1, 4);
   const n = (JSON.parse(readFileSync(join(dir, 'prior-1', 'summary.json'), 'utf8')) as { overall: { n: number } }).overall.n;

@@ -89,7 +89,7 @@ function itemRow(item: ReportItem, runs: readonly ReportRun[]): string {
 <div class="images">${images}</div>
 <p class="q">${escapeHtml(item.question)}</p>
 <ul class="options">${options.join('')}</ul>
-<table class="answers"><thead><tr><th>run</th><th>answer</th><th>status</th><th>read by</th><th></th></tr></thead><tbody>${answers}</tbody></table>
+<div class="table-scroll"><table class="answers"><thead><tr><th>run</th><th>answer</th><th>status</th><th>read by</th><th></th></tr></thead><tbody>${answers}</tbody></table></div>
 ${item.explanation ? `<details><summary>reference explanation</summary><p>${escapeHtml(item.explanation)}</p></details>` : ''}
 </article>`;
 }
@@ -113,8 +113,8 @@ function comparisonSection(c: ReportComparison): string {
   const signed = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
   return `<h2>Paired comparison</h2>
 <p><small>On the ${c.sharedItems} questions every run answered. Tiers: a run not significantly below its tier's leader (exact McNemar, Holm-adjusted, α = 0.05) shares the tier. Differences in points with a 95% paired bootstrap interval over studies.</small></p>
-<table id="ranking"><thead><tr><th>tier</th><th>run</th><th>accuracy %</th><th>p vs tier leader (Holm)</th></tr></thead><tbody>${c.ranking.map((r) => `<tr><td>${r.tier}</td><td>${escapeHtml(r.name)}</td><td>${pct(r.accuracy)}</td><td>${r.pVsTierLeader === null ? 'tier leader' : pv(r.pVsTierLeader)}</td></tr>`).join('')}</tbody></table>
-<table id="pairs"><thead><tr><th>A</th><th>B</th><th>n</th><th>A %</th><th>B %</th><th>A − B</th><th>95% interval</th><th>only A / only B</th><th>McNemar p</th></tr></thead><tbody>${c.pairs.map((p) => `<tr><td>${escapeHtml(p.a)}</td><td>${escapeHtml(p.b)}</td><td>${p.n}</td><td>${pct(p.accuracyA)}</td><td>${pct(p.accuracyB)}</td><td>${signed(p.difference)}</td><td>${signed(p.lo)} to ${signed(p.hi)}</td><td>${p.onlyA} / ${p.onlyB}</td><td>${pv(p.p)}</td></tr>`).join('')}</tbody></table>`;
+<div class="table-scroll"><table id="ranking"><thead><tr><th>tier</th><th>run</th><th>accuracy %</th><th>p vs tier leader (Holm)</th></tr></thead><tbody>${c.ranking.map((r) => `<tr><td>${r.tier}</td><td>${escapeHtml(r.name)}</td><td>${pct(r.accuracy)}</td><td>${r.pVsTierLeader === null ? 'tier leader' : pv(r.pVsTierLeader)}</td></tr>`).join('')}</tbody></table></div>
+<div class="table-scroll"><table id="pairs"><thead><tr><th>A</th><th>B</th><th>n</th><th>A %</th><th>B %</th><th>A − B</th><th>95% interval</th><th>only A / only B</th><th>McNemar p</th></tr></thead><tbody>${c.pairs.map((p) => `<tr><td>${escapeHtml(p.a)}</td><td>${escapeHtml(p.b)}</td><td>${p.n}</td><td>${pct(p.accuracyA)}</td><td>${pct(p.accuracyB)}</td><td>${signed(p.difference)}</td><td>${signed(p.lo)} to ${signed(p.hi)}</td><td>${p.onlyA} / ${p.onlyB}</td><td>${pv(p.p)}</td></tr>`).join('')}</tbody></table></div>`;
 }
 
 function options(values: string[]): string {
@@ -130,7 +130,8 @@ tr.small td{color:#777}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}dialog img{max-width:90vw;max-height:85vh}#filters{position:sticky;top:0;background:#fff;padding:.4rem 0}
 .hidden{display:none}.ci{color:#667;font-size:.85em;white-space:nowrap}td{white-space:nowrap}.answers{font-size:.9em;margin:.3rem 0}.answers td{text-align:left}
 .st.correct{color:#15803d}.st.wrong{color:#b91c1c}.st.unparseable{color:#b45309}.mark{color:#555;font-size:.85em}
-.table-scroll{overflow-x:auto}`;
+.table-scroll,.chart-scroll{overflow-x:auto;max-width:100%}figure{margin:1rem 0}body{overflow-wrap:break-word}select{max-width:100%}
+@media (max-width:600px){body{margin:1rem auto;padding:0 .6rem}}`;
 
 // Filters and the image viewer. Without JavaScript everything is still shown.
 const SCRIPT = `const f={task:document.getElementById('f-task'),category:document.getElementById('f-category'),status:document.getElementById('f-status')};
@@ -165,14 +166,14 @@ ${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join
 <section id="summary"><div class="table-scroll">${summaryTable(runs, tasks)}</div>
 <p id="summary-intervals"><small>Accuracy in % with its 95% study-bootstrap interval (${r0.settings.resamples} resamples of the studies, seed ${r0.settings.seed}: a study's questions share its images) — the interval the board shows for the same run. ${escapeHtml(NO_SPREAD_NOTE)} (${NO_SPREAD_OVERALL_NOTE}). ReXrank overall is the mean of the task accuracies. Unparseable: answers no rule (or judge) could read — the paper's “failed extractions” — counted wrong. ${escapeHtml(report.manifestSummary)}</small></p></section>
 <h2>Accuracy per task</h2>
-<figure id="accuracy-chart">${report.accuracyChartSvg}<figcaption><small>Whiskers: the 95% intervals of the summary table (study bootstrap; Wilson's where it has no spread).</small></figcaption></figure>
+<figure id="accuracy-chart" class="chart-scroll">${report.accuracyChartSvg}<figcaption><small>Whiskers: the 95% intervals of the summary table (study bootstrap; Wilson's where it has no spread).</small></figcaption></figure>
 ${report.comparison ? comparisonSection(report.comparison) : ''}
 <h2>Tasks and categories${several ? ' per run' : ''}</h2>
 ${several ? `<p><label>run <select id="f-detail">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label></p>` : ''}
 <p id="detail-intervals"><small>Each row: accuracy with its 95% Wilson interval and its 95% study-bootstrap interval (${escapeHtml(NO_SPREAD_NOTE)}). * fewer than ${r0.settings.smallCell} questions.</small></p>
 <div class="table-scroll" id="details">${details}</div>
 <h2>Agreement (Cohen's κ)</h2>
-<figure id="kappa-heatmap">${report.kappaHeatmapSvg ?? ''}</figure><p><small>${escapeHtml(report.kappaNote)}</small></p>
+<figure id="kappa-heatmap" class="chart-scroll">${report.kappaHeatmapSvg ?? ''}</figure><p><small>${escapeHtml(report.kappaNote)}</small></p>
 <h2>Items</h2>
 <p id="items-legend"><small>In each item the <b>gold answer is bold</b> (and marked "gold") and <u>the chosen run's answer is underlined</u>; every run's answer, its status and how it was read are in the table below the options. The left border is the first run's status: green right, red wrong, amber unparseable, grey error.</small></p>
 <div id="filters">${several ? `<label>run <select id="f-model">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label> ` : ''}<label>task <select id="f-task"><option value="">all</option>${options(tasks)}</select></label>
