@@ -108,7 +108,7 @@ test('HTML report in real Chromium, network blocked: charts render, filters work
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       // An element may reach past the screen only inside a box that scrolls sideways and itself fits the screen.
-      const wider = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => {
+      const wider = await page.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((el) => {
         if (el.getBoundingClientRect().right <= window.innerWidth + 1) return false;
         for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
           if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return a.getBoundingClientRect().right > window.innerWidth + 1;
