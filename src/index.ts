@@ -1,5 +1,5 @@
 /** The public library API of cxrbench: an explicit export list. */
-export { LETTERS, TASK_NAMES, isTaskName } from './core/question.js';
+export { LETTERS, TASK_NAMES, isTaskName, inPaperOrder } from './core/question.js';
 export type { Letter, TaskName, ImageRef, Question, ReportSections, Study } from './core/question.js';
 export { ISSUE_KINDS } from './core/dataset-issue.js';
 export type { DatasetIssue, IssueCode, Severity } from './core/dataset-issue.js';
@@ -32,8 +32,8 @@ export { extractAnswer, extractorInfo, normalizeOutput, EXTRACTOR_NAME, EXTRACTO
 export type { ExtractOptions } from './extract/extract.js';
 export type { Extraction, ExtractorInfo } from './core/extraction.js';
 export { ExtractInputLine, stripOptionPrefix } from './extract/extract-input.js';
-export { wilson, clusterBootstrap, quantile, Z95 } from './score/intervals.js';
-export type { Estimate } from './score/intervals.js';
+export { wilson, clusterBootstrap, studyInterval, quantile, Z95 } from './score/intervals.js';
+export type { Estimate, IntervalMethod, MethodEstimate } from './score/intervals.js';
 export { mcnemarExact, holm } from './score/compare.js';
 export { cohenKappa, fleissKappa } from './score/agreement.js';
 export { summarizeOutcomes } from './score/summary.js';
@@ -48,7 +48,7 @@ export { PRESETS } from './models/presets.js';
 export { runEvaluation, openRunFolder, RUN_FILES } from './runner/run.js';
 export { loadTemplate, parseTemplate } from './prompt/template.js';
 export { buildPrompt, selectImages } from './prompt/build-prompt.js';
-export { scoreOutcomes } from './score/results.js';
+export { scoreOutcomes, cellInterval, overallInterval } from './score/results.js';
 export type { Results, CellResult, ScoredOutcome, ScoreOptions } from './score/results.js';
 export { formatResults } from './report/results-tables.js';
 export { comparePaired, rankWithTiers } from './score/paired.js';

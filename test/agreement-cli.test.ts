@@ -89,3 +89,26 @@ test('agreement: --gold takes an answer key (JSONL, CSV or JSON array, with task
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /bad-key\.jsonl: 1 gold answer\(s\) unusable:\n {2}line 4: field "answer" of ".*" must be one letter A–D, found "E"/);
 });
+
+test('agreement: two raters sharing one case on which they agree — kappa undefined, "—" in the table and null in JSON, never 1.00', async () => {
+  const questions = (await demoTest()).slice(0, 4).map((q) => ({ ...q, task: 'Presence Assessment' }));
+  const dir = tempDir();
+  const key = questions.map((q, i) => ({ id: q.id, answer: 'ABCD'[i]!, task: q.task }));
+  writeFileSync(join(dir, 'key.jsonl'), jsonl(key));
+  writeFileSync(join(dir, 'r1.jsonl'), jsonl(key.map(({ id, answer }) => ({ id, answer }))));
+  writeFileSync(join(dir, 'r2.jsonl'), jsonl([{ id: key[0]!.id, answer: 'A' }]));
+  const json = await runCli(['agreement', join(dir, 'r1.jsonl'), join(dir, 'r2.jsonl'), '--gold', join(dir, 'key.jsonl'), '--format', 'json']);
+  assert.equal(json.code, 0, json.stderr);
+  const result = JSON.parse(json.stdout);
+  assert.deepEqual(result.overall.cohen, [[1, null], [null, null]]);
+  assert.deepEqual(result.overall.pairN, [[4, 1], [1, 1]]);
+  assert.equal(result.overall.fleiss, null);
+  const table = await runCli(['agreement', join(dir, 'r1.jsonl'), join(dir, 'r2.jsonl'), '--gold', join(dir, 'key.jsonl')]);
+  assert.equal(table.code, 0, table.stderr);
+  const overall = table.stdout.split('\n');
+  const at = overall.findIndex((l) => l.startsWith("Cohen's kappa, all questions"));
+  assert.equal(overall[at], "Cohen's kappa, all questions (4 items; cells: kappa (n items both answered); Fleiss' kappa — on 1 items every rater answered)");
+  assert.deepEqual(overall.slice(at + 3, at + 5).map((l) => l.split(/\s{2,}/)), [['R1 r1', '1.000 (4)', '— (1)'], ['R2 r2', '— (1)', '— (1)']]);
+  assert.match(table.stdout, /— where kappa is undefined: no items in common, or one same answer throughout/);
+  assert.doesNotMatch(table.stdout, /1\.000 \(1\)/);
+});

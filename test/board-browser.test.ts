@@ -51,10 +51,10 @@ for (const dialect of DIALECTS) {
       const cells = await row.locator('td').allTextContents();
       assert.equal(cells[0], '1'); // tier
       assert.equal(cells[1], '1'); // rank
-      assert.match(cells[4]!, /^\d+\.\d/); // overall with interval
+      assert.match(cells[3]!, /^\d+\.\d+ \d+\.\d–\d+\.\d/); // overall with its interval, right after the model
       const header = await page.locator('#leaderboard thead th').allTextContents();
       const cell = (name: RegExp) => cells[header.findIndex((h) => name.test(h))]!;
-      assert.match(cell(/^Failed extractions/), new RegExp(`^${board.questions.length - 12} of ${board.questions.length}`));
+      assert.match(cell(/^Unparseable/), new RegExp(`^${board.questions.length - 12} of ${board.questions.length}`));
       assert.equal(cell(/^Open weights/), 'yes');
       assert.equal(await row.locator('td.num').first().evaluate((td) => getComputedStyle(td).textAlign), 'right', 'numbers are right-aligned');
       // Sorting by a column puts it in the URL, marks the column (arrow, aria-sort); a second click reverses it.

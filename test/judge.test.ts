@@ -164,7 +164,7 @@ test('eval --judge: the judge reads what the rules cannot; counts, manifest and 
     const evalArgs = ['eval', '--data', DEMO_DATASET, '--model', `replay:${file}`, '--limit', '14', '--out', out, '--quiet', '--judge', 'openai:judge-model', '--judge-endpoint', server.url];
     const run = await runCli(evalArgs);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /answers read: 10 by the rules, 2 by the judge \(judge-model\), 2 unreadable/);
+    assert.match(run.stdout, /answers read: 10 by the rules, 2 by the judge \(judge-model\), 2 unparseable \(counted wrong\)/);
     assert.match(run.stdout, /judge: 4 asked now, 0 from its journal; read 2, said "none" for 2/);
     assert.equal(server.requests.length, 4);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { extractor: { judge: { model: { name: string }; prompt: { name: string; version: string; sha256: string } } } };

@@ -104,8 +104,19 @@ test('HTML report in real Chromium, network blocked: charts render, filters work
     const shot = join(dir, 'report.png');
     await page.screenshot({ path: shot, fullPage: true });
     assert.ok(statSync(shot).size > 50_000, 'a real screenshot of the rendered page');
+    // On a phone the page itself never scrolls sideways: wide tables and charts scroll inside their own box.
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
+      // An element may reach past the screen only inside a box that scrolls sideways and itself fits the screen.
+      const wider = await page.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((el) => {
+        if (el.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+          if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return a.getBoundingClientRect().right > window.innerWidth + 1;
+        }
+        return true;
+      }).map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}`).slice(0, 8));
+      assert.deepEqual(wider, [], `at ${width} px these reach past the screen outside a scroll box`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `the page scrolls sideways at ${width} px`);
       await keepScreenshot(page, `report-two-runs-${width}`);
     }
   } finally {

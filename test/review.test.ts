@@ -121,11 +121,12 @@ test('reviewerAgreement: Cohen\'s kappa, exact agreement and mean absolute diffe
   ];
   const [pair, ...rest] = reviewerAgreement(assignments, decisions);
   assert.deepEqual(rest, []);
-  const same = { n: 5, kappa: 1, exact: 1, meanAbsDiff: 0 };
+  // Both give every item the same difficulty and the same other ratings: expected agreement 1, kappa undefined (null), not 1.
+  const same = { n: 5, kappa: null, exact: 1, meanAbsDiff: 0 };
   assert.deepEqual(rounded(pair), rounded({
     reviewers: ['a', 'b'], shared: 6, n: 5,
     decision: { n: 5, kappa: 1 / 6, exact: 0.4 },
-    difficulty: { n: 5, kappa: 1, exact: 1 },
+    difficulty: { n: 5, kappa: null, exact: 1 },
     ratings: { clinical_quality: { n: 5, kappa: 0.5, exact: 0.6, meanAbsDiff: 0.4 }, explanation_clarity: same, factual_correctness: same, image_alignment: same },
   }));
 });

@@ -61,7 +61,12 @@ for (const dialect of DIALECTS) {
       const id = (ok.json() as { submission: string }).submission;
       assert.equal((await settled(store, id)).state, 'scored');
       const page = await app.inject({ url: '/b/iu-findings' });
-      assert.match(page.body, /Ranked by BLEU-2: this board has no scoring service/);
+      // Without a scoring service nothing has the board's ranking metric: the entry is listed, not ranked, and never by BLEU-2.
+      assert.match(page.body, /This board has no scoring service for the model-based metrics, so no entry here has it: they are listed under “Not ranked: 1\/RadCliQ-v1 not computed”, by BLEU-2, after every row that has 1\/RadCliQ-v1 — never ranked by another metric\./);
+      assert.match(page.body, /<tbody id="not-ranked"><tr class="group"><th scope="rowgroup" colspan="7"><span class="group-label">Not ranked: 1\/RadCliQ-v1 not computed — listed by BLEU-2<\/span><\/th><\/tr><tr class="participant" data-id="[^"]+"><td class="num">—<\/td><td class="model"><a href="\/entries\/[^"]+">ToyRRG<\/a>/);
+      assert.doesNotMatch(page.body, /<tbody id="ranked">/);
+      const placed = await app.inject({ url: `/submissions/${id}`, headers: { cookie: session.cookie } });
+      assert.match(placed.body, /<p id="placed" role="status">Not ranked: <strong>1\/RadCliQ-v1 not computed<\/strong> \(scored without the model-based metrics\); BLEU-2 \d\.\d{3}\.<\/p>/);
       const expected = Object.keys(set).map((sid, i) => sentenceBleu([rexrankTokens(String(set[sid]!.section_findings))], rexrankTokens(i === 11 ? '' : FINDINGS[i % FINDINGS.length]!))).reduce((a, b) => a + b, 0) / 12;
       assert.ok(page.body.includes(`<td class="num">${expected.toFixed(3)}<span class="ci">`), `BLEU-2 ${expected.toFixed(3)} with its interval`);
       assert.match(page.body, /title="needs the model-based metrics">not computed</, '1/RadCliQ-v1 is not computed without a service');
@@ -79,7 +84,7 @@ for (const dialect of DIALECTS) {
       const copy = ((await app.inject({ url: '/api/benchmarks/iu-findings/leaderboard' })).json() as { entries: { model: { name: string }; metrics: { metrics: Record<string, { mean: number }> } }[] }).entries.find((e) => e.model.name === 'CopyRRG');
       assert.ok(copy?.metrics.metrics.ratescore, 'the entry stores RaTEScore');
       assert.ok(after.body.includes(`<td class="num">${copy.metrics.metrics.ratescore.mean.toFixed(3)}<span class="ci">`), 'the RaTEScore column shows it with its interval');
-      assert.match(after.body, /the two are not comparable, so rescore the older entries/, 'a board mixing the two rankings says so');
+      assert.match(after.body, /1 of 2 entries were scored without the model-based metrics \(rescore them with a scoring service to rank them\)/, 'a board with entries of both kinds says which are not ranked');
       const order = [...after.body.matchAll(/<a href="\/entries\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
       assert.deepEqual(order.slice(0, 2), ['CopyRRG', 'ToyRRG']);
       // the limits are the VQA board's: two a day
@@ -89,6 +94,16 @@ for (const dialect of DIALECTS) {
       assert.equal(await importReportedRrg(store, 'test', benchmark, join(import.meta.dirname, 'fixtures', 'rexrank-v1', 'published.json'), 'IU-Xray', 'Findings'), 24);
       const withReported = await app.inject({ url: '/b/iu-findings' });
       assert.equal([...withReported.body.matchAll(/reported, not verified here<\/span>/g)].length, 24);
+      // The order: the ranked entry, the published rows by their 1/RadCliQ-v1, then the entry without it — never above them.
+      const api = ((await app.inject({ url: '/api/benchmarks/iu-findings/leaderboard' })).json() as { entries: { model: { name: string }; rank: number | null; unranked: string | null; kind: string; reported: { inv_radcliq_v1: number | null } | null }[] }).entries;
+      const published = api.filter((e) => e.kind === 'reported');
+      const withRadcliq = published.filter((e) => e.reported!.inv_radcliq_v1 !== null).sort((a, b) => b.reported!.inv_radcliq_v1! - a.reported!.inv_radcliq_v1!);
+      assert.deepEqual(api.map((e) => [e.model.name, e.rank, e.unranked]), [
+        ['CopyRRG', 1, null],
+        ...withRadcliq.map((e) => [e.model.name, null, null]),
+        ...api.filter((e) => e.unranked !== null || (e.kind === 'reported' && e.reported!.inv_radcliq_v1 === null)).map((e) => [e.model.name, null, e.unranked]),
+      ]);
+      assert.deepEqual(api.slice(-1).map((e) => [e.model.name, e.unranked]), [['ToyRRG', '1/RadCliQ-v1 not computed']]);
       assert.match(withReported.body, /RaTEScore/);
       // nothing anywhere gives a reference away: pages, API, entries, the studies' inputs
       const pages = await crawl(app, ['/', '/b/iu-findings', '/b/iu-findings/submit', '/api/benchmarks/iu-findings/leaderboard', '/api/benchmarks/iu-findings/questions', `/entries/${id}`, `/submissions/${id}`, '/submissions', '/api/submissions', '/b/iu-findings/categories'], (url): Record<string, string> => (url.startsWith('/api/') ? { authorization: `Bearer ${token}` } : { cookie: session.cookie }));

@@ -38,6 +38,14 @@ for (const dialect of DIALECTS) {
           await page.goto(`${base}${path}`);
           assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} at ${width} px scrolls sideways`);
           assert.deepEqual(await seriousViolations(page), [], `axe-core on ${path} at ${width} px`);
+          if (path === '/b/rrg') {
+            // What shows without scrolling the table: rank, model and the ranking metric, and the not-ranked group's label whole.
+            const inView = (selector: string) => page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth);
+            assert.deepEqual(await page.locator('#leaderboard thead th').evaluateAll((cells) => cells.slice(0, 3).map((c) => [c.textContent, c.getBoundingClientRect().right <= window.innerWidth])), [['#', true], ['Model', true], ['1/RadCliQ-v1', true]], `${width} px`);
+            assert.ok(await inView('#not-ranked .group-label'), `the "not ranked" label is in view at ${width} px`);
+            assert.equal(await page.locator('#not-ranked .group-label').textContent(), 'Not ranked: 1/RadCliQ-v1 not computed — listed by BLEU-2');
+            assert.deepEqual(await page.locator('#leaderboard tbody tr').first().locator('td').evaluateAll((cells) => cells.slice(0, 3).map((c) => c.getBoundingClientRect().right <= window.innerWidth)), [true, true, true]);
+          }
           await keepScreenshot(page, `rrg-${dialect}-${width}-${path.split('/')[1]}`);
         }
         await page.close();
@@ -45,7 +53,11 @@ for (const dialect of DIALECTS) {
       const page = await browser.newPage();
       await page.goto(`${base}/b/rrg`);
       assert.equal(await page.locator('#leaderboard tbody tr.reported').count(), 24);
-      assert.match((await page.textContent('.help')) ?? '', /Ranked by BLEU-2/);
+      // The BLEU-only entry is not #1 above the published models: it is listed last, unranked, and no row has a rank.
+      assert.equal(await page.locator('#leaderboard tbody tr').last().getAttribute('data-id'), entry.ok ? entry.submission.id : '');
+      assert.equal(await page.locator('#not-ranked tr.baseline td').first().textContent(), '—');
+      assert.deepEqual([...new Set(await page.locator('#leaderboard tbody tr:not(.group) td:first-child').allTextContents())], ['—']);
+      assert.match((await page.textContent('#ranking-note')) ?? '', /^Ranked by 1\/RadCliQ-v1 .* This board has no scoring service for the model-based metrics, so no entry here has it/);
     } finally {
       await browser.close();
       await app.close();

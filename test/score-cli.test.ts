@@ -15,7 +15,7 @@ test('score: per-task and overall counts and intervals from a saved run, in ever
   await runCli(['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--limit', '14', '--out', first, '--quiet']);
   const gold = JSON.parse(readFileSync(join(first, 'rexrank-predictions.json'), 'utf8')) as Record<string, { correct_answer: string; task_name: string }>;
   const ids = Object.keys(gold);
-  // 9 right, 3 wrong, 2 unreadable
+  // 9 right, 3 wrong, 2 unparseable
   const lines = ids.map((id, i) => {
     const right = gold[id]!.correct_answer;
     const wrong = right === 'A' ? 'B' : 'A';
@@ -38,10 +38,10 @@ test('score: per-task and overall counts and intervals from a saved run, in ever
   assert.equal(again.stdout, json.stdout, 'seeded: the same output twice');
 
   const table = await runCli(['score', run]);
-  assert.match(table.stdout, /micro accuracy 64\.3% \(Wilson 38\.8–83\.7/);
-  assert.match(table.stdout, /answers read: 12 by the rules \(cxrbench-reader 2\.0\.0\), 0 by the judge \(none used\), 2 unreadable = failed extractions \(14\.3%, counted wrong\)/);
+  assert.match(table.stdout, /micro accuracy 64\.3% \(Wilson 95% 38\.8–83\.7, study bootstrap 95% \d+\.\d–\d+\.\d\), n = 14/);
+  assert.match(table.stdout, /answers read: 12 by the rules \(cxrbench-reader 2\.0\.0\), 0 by the judge \(none used\), 2 unparseable \(14\.3%, counted wrong\)/);
   const csv = await runCli(['score', run, '--format', 'csv']);
-  assert.match(csv.stdout, /^group,name,n,correct,wrong,read_by_rule,read_by_judge,unparseable,error,accuracy,wilson_lo,wilson_hi,bootstrap_lo,bootstrap_hi,small\noverall,all questions,14,9,3,12,0,2,0,0\.642857/);
+  assert.match(csv.stdout, /^group,name,n,correct,wrong,read_by_rule,read_by_judge,unparseable,error,accuracy,wilson_lo,wilson_hi,bootstrap_lo,bootstrap_hi,bootstrap_method,small\noverall,all questions,14,9,3,12,0,2,0,0\.642857\d*,0\.38\d+,0\.83\d+,[01]\.\d+,[01]\.\d+,study-bootstrap,true\n/);
   assert.match((await runCli(['score', run, '--format', 'md'])).stdout, /### Tasks\n\n\| task \| n \|/);
   const bad = await runCli(['score', join(dir, 'nope')]);
   assert.equal(bad.code, 2);

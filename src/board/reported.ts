@@ -1,3 +1,4 @@
+import { inPaperOrder } from '../core/question.js';
 import type { ModelCard } from './model-card.js';
 
 /** A published result imported as a reference row: shown as "reported, not verified here", never ranked in tiers. */
@@ -12,7 +13,7 @@ export interface ReportedResult {
 const SOURCE = 'ReXrank V2.0 leaderboard (ReXVQA private test), as published';
 const TASK_ORDER = ['Differential Diagnosis', 'Geometric Information Assessment', 'Location and Distribution Assessment', 'Negation Assessment', 'Presence Assessment'] as const;
 
-// overall, then differential / geometric / location / negation / presence; failed extractions (REFERENCE.md §3).
+// overall, then differential / geometric / location / negation / presence; unparseable (the paper's failed extractions, REFERENCE.md §3).
 const TABLE: [string, boolean, number, number[], number][] = [
   ['MedGemma-4B-it', true, 0.8217, [0.7671, 0.8045, 0.8347, 0.8503, 0.8521], 0],
   ['Janus-Pro-7B', true, 0.6656, [0.5634, 0.7542, 0.6462, 0.7573, 0.607], 0],
@@ -28,7 +29,7 @@ const TABLE: [string, boolean, number, number[], number][] = [
 export const REPORTED_REXRANK_V2: readonly ReportedResult[] = TABLE.map(([name, openWeights, overall, tasks, unparseable]) => ({
   model: { name, openWeights, notes: SOURCE },
   overall,
-  byTask: Object.fromEntries(TASK_ORDER.map((t, i) => [t, tasks[i]!])),
+  byTask: Object.fromEntries(inPaperOrder(TASK_ORDER).map((t) => [t, tasks[(TASK_ORDER as readonly string[]).indexOf(t)]!])),
   unparseable,
   source: SOURCE,
 }));

@@ -106,7 +106,7 @@ export function judgeFailuresLine(stats: JudgeStats, outcomes: readonly Outcome[
   const lines = [`judge: ${stats.asked} asked now, ${stats.cached} from its journal; read ${read}, said "none" for ${none}`];
   if (undecided.length > 0) {
     const ids = undecided.slice(0, 10).map((o) => `${o.questionId} (${o.extraction!.judge!.kind === 'failed' ? 'judge failed' : 'unreadable reply'})`);
-    lines.push(`judge could not decide ${undecided.length} item(s), which stay unreadable: ${ids.join(', ')}${undecided.length > 10 ? ', …' : ''}. Rerun the same command to ask again.`);
+    lines.push(`judge could not decide ${undecided.length} item(s), which stay unparseable: ${ids.join(', ')}${undecided.length > 10 ? ', …' : ''}. Rerun the same command to ask again.`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -22,7 +22,7 @@ export interface Extraction {
   rule: string;
   /** Character range of the output the decision rests on, when there is one. */
   span?: [number, number];
-  /** The judge's verdict, when the rules left the output unreadable and a judge was asked. */
+  /** The judge's verdict, when the rules left the output unparseable and a judge was asked. */
   judge?: JudgeVerdict & { model: string };
 }
 
@@ -45,7 +45,7 @@ export interface JudgeItem {
 }
 
 /**
- * Reads the answers the rules could not: the runner and the commands call it with the unreadable items of a
+ * Reads the answers the rules could not: the runner and the commands call it with the unparseable items of a
  * run and get a verdict per item id (none for items it could not decide, e.g. when stopped). Implemented by
  * `judge/` over a model endpoint; defined here so the runner depends on the contract, not on the judge.
  */
@@ -56,10 +56,10 @@ export interface AnswerJudge {
 }
 
 /** How an output was read: by the rules, by the judge, or not at all (the three counts every report shows). */
-export type ReadBy = 'rule' | 'judge' | 'unreadable';
+export type ReadBy = 'rule' | 'judge' | 'unparseable';
 
 /** Which of the three counts an extraction belongs to. */
 export function readBy(extraction: Extraction): ReadBy {
-  if (extraction.letter === null) return 'unreadable';
+  if (extraction.letter === null) return 'unparseable';
   return extraction.rule === 'judge' ? 'judge' : 'rule';
 }

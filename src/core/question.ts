@@ -23,6 +23,15 @@ export function isTaskName(value: string): value is TaskName {
   return (TASK_NAMES as readonly string[]).includes(value);
 }
 
+/**
+ * Task names as every table, chart, CLI output and page lists them: the five in the paper's order (TASK_NAMES,
+ * REFERENCE.md §1), then any others a file carries, alphabetically. Each name once.
+ */
+export function inPaperOrder(tasks: Iterable<string>): string[] {
+  const present = new Set(tasks);
+  return [...TASK_NAMES.filter((t) => present.has(t)), ...[...present].filter((t) => !isTaskName(t)).sort()];
+}
+
 /** One image of a study, as referenced by the dataset file. */
 export interface ImageRef {
   /** The path exactly as the record gives it after repair (e.g. `../deid_png/…/x.png`), relative to the file's folder. */

@@ -1,5 +1,5 @@
 import type { CountShare, DatasetStats, PerStudyDistribution, SplitStats } from '../core/dataset-stats.js';
-import type { Question } from '../core/question.js';
+import { inPaperOrder, type Question } from '../core/question.js';
 import type { DatasetLayout } from './layout.js';
 import { readQuestionFile } from './read-dataset.js';
 import { UsabilityTracker } from './usable.js';
@@ -72,10 +72,11 @@ class SplitAccumulator {
   result(): SplitStats {
     const studies = [...this.studies.values()];
     const imageCount = studies.reduce((n, s) => n + s.images, 0);
+    const tasks = shares(this.tasks, this.total);
     return {
       total: this.total,
       excluded: this.excluded,
-      byTask: shares(this.tasks, this.total),
+      byTask: Object.fromEntries(inPaperOrder(Object.keys(tasks)).map((t) => [t, tasks[t]!])),
       byCategory: shares(this.categories, this.total),
       bySubcategory: Object.fromEntries(
         [...this.subcategories.entries()].sort(byCountThenName(this.categories)).map(([cat, subs]) => [cat, shares(subs, this.categories.get(cat) ?? 0)]),

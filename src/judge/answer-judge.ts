@@ -18,7 +18,7 @@ export interface AnswerJudgeOptions {
   retry?: RetryPolicy;
   timeoutMs?: number;
   params?: GenerationParams;
-  /** Stop asking after this many items in a row failed (the judge is down): the rest stay unreadable at once. */
+  /** Stop asking after this many items in a row failed (the judge is down): the rest stay unparseable at once. */
   giveUpAfterFailures?: number;
   /** Told after each item is decided, for progress display. */
   onDecided?: (done: number, total: number) => void;

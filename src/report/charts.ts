@@ -1,4 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
+import { FEW_KAPPA_ITEMS } from '../score/agreement-matrix.js';
 
 /**
  * Renders a vega-lite spec to an SVG string (no browser, no canvas): charts are inlined in the HTML report.
@@ -59,9 +60,20 @@ export function overallBarSpec(rows: Omit<Bar, 'group'>[]): TopLevelSpec {
   } as TopLevelSpec;
 }
 
-/** Figure 5-style: pairwise Cohen's kappa between raters as a heatmap with the values written in. */
-export function kappaHeatmapSpec(names: string[], matrix: number[][]): TopLevelSpec {
-  const values = names.flatMap((a, i) => names.map((b, j) => ({ a, b, kappa: Number((matrix[i]![j] ?? NaN).toFixed(2)) })));
+/** The fill of a kappa cell that is undefined or rests on too few items: grey, as the captions say. */
+export const GREYED_CELL = '#e5e7eb';
+
+/**
+ * Figure 5-style: pairwise Cohen's kappa between raters as a heatmap with the values written in. An undefined
+ * kappa (null) reads "—"; a cell resting on fewer than `fewBelow` items (by `pairN`) or undefined is grey, not
+ * coloured by its value, so a kappa on a handful of items does not look like a finding.
+ */
+export function kappaHeatmapSpec(names: string[], matrix: readonly (readonly (number | null)[])[], pairN?: readonly (readonly number[])[], fewBelow = FEW_KAPPA_ITEMS): TopLevelSpec {
+  const values = names.flatMap((a, i) => names.map((b, j) => {
+    const kappa = matrix[i]![j] ?? null;
+    const n = pairN?.[i]?.[j] ?? null;
+    return { a, b, kappa: kappa === null ? null : Number(kappa.toFixed(2)), label: kappa === null ? '—' : kappa.toFixed(2), n, grey: kappa === null || (n !== null && n < fewBelow) };
+  }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     width: 40 * names.length + 40,
@@ -69,8 +81,8 @@ export function kappaHeatmapSpec(names: string[], matrix: number[][]): TopLevelS
     data: { values },
     encoding: { x: { field: 'b', type: 'nominal', title: null, sort: names }, y: { field: 'a', type: 'nominal', title: null, sort: names } },
     layer: [
-      { mark: 'rect', encoding: { color: { field: 'kappa', type: 'quantitative', scale: { domain: [-0.2, 1], scheme: 'blues' }, title: 'κ' } } },
-      { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'kappa', type: 'quantitative', format: '.2f' } } },
+      { mark: { type: 'rect', invalid: null }, encoding: { color: { condition: { test: 'datum.grey', value: GREYED_CELL }, field: 'kappa', type: 'quantitative', scale: { domain: [-0.2, 1], scheme: 'blues' }, title: 'κ' } } },
+      { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'label', type: 'nominal' }, color: { condition: { test: 'datum.grey', value: '#4b5563' }, value: 'black' } } },
     ],
   } as TopLevelSpec;
 }

@@ -1,4 +1,5 @@
-import type { CellResult, Results } from '../score/results.js';
+import { NO_SPREAD_NOTE, NO_SPREAD_OVERALL_NOTE, type MethodEstimate } from '../score/intervals.js';
+import { cellInterval, overallInterval, type CellResult, type Results } from '../score/results.js';
 
 /** One run's answer to a question. */
 export interface ReportAnswer {
@@ -33,7 +34,7 @@ export interface ReportRun {
 /** The paired comparison of the runs (two or more): ranking with tiers, and each pair's difference. */
 export interface ReportComparison {
   sharedItems: number;
-  ranking: { name: string; accuracy: number; tier: number; pVsLeader: number | null }[];
+  ranking: { name: string; accuracy: number; tier: number; pVsTierLeader: number | null }[];
   pairs: { a: string; b: string; n: number; accuracyA: number; accuracyB: number; difference: number; lo: number; hi: number; onlyA: number; onlyB: number; p: number }[];
 }
 
@@ -54,14 +55,19 @@ export interface HtmlReport {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const pct = (x: number) => (100 * x).toFixed(1);
 
+/** "lo–hi", marked † where the study bootstrap had no spread and another interval stands in (NO_SPREAD_NOTE). */
+function range(e: MethodEstimate): string {
+  return `${pct(e.lo)}–${pct(e.hi)}${e.method === 'study-bootstrap' ? '' : '<span title="the study bootstrap has no spread here: Wilson\'s interval">†</span>'}`;
+}
+
 function cellRows(cells: Record<string, CellResult>): string {
   return Object.entries(cells)
-    .map(([name, c]) => `<tr${c.small ? ' class="small"' : ''}><td>${escapeHtml(name)}${c.small ? ' *' : ''}</td><td>${c.n}</td><td>${pct(c.accuracy.value)}</td><td>${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}</td><td>${pct(c.bootstrap.lo)}–${pct(c.bootstrap.hi)}</td><td>${c.readByJudge}</td><td>${c.unparseable}</td><td>${c.error}</td></tr>`)
+    .map(([name, c]) => `<tr${c.small ? ' class="small"' : ''}><td>${escapeHtml(name)}${c.small ? ' *' : ''}</td><td>${c.n}</td><td>${pct(c.accuracy.value)}</td><td>${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}</td><td>${range(cellInterval(c))}</td><td>${c.readByJudge}</td><td>${c.unparseable}</td><td>${c.error}</td></tr>`)
     .join('\n');
 }
 
 function table(id: string, first: string, cells: Record<string, CellResult>): string {
-  return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>bootstrap 95%</th><th>read by judge</th><th>unreadable</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
+  return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>study bootstrap 95%</th><th>read by judge</th><th>unparseable</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
 }
 
 function itemRow(item: ReportItem, runs: readonly ReportRun[]): string {
@@ -83,23 +89,23 @@ function itemRow(item: ReportItem, runs: readonly ReportRun[]): string {
 <div class="images">${images}</div>
 <p class="q">${escapeHtml(item.question)}</p>
 <ul class="options">${options.join('')}</ul>
-<table class="answers"><thead><tr><th>run</th><th>answer</th><th>status</th><th>read by</th><th></th></tr></thead><tbody>${answers}</tbody></table>
+<div class="table-scroll"><table class="answers"><thead><tr><th>run</th><th>answer</th><th>status</th><th>read by</th><th></th></tr></thead><tbody>${answers}</tbody></table></div>
 ${item.explanation ? `<details><summary>reference explanation</summary><p>${escapeHtml(item.explanation)}</p></details>` : ''}
 </article>`;
 }
 
 /** An accuracy with its interval on one line. */
-function withInterval(e: { value: number; lo: number; hi: number } | undefined): string {
-  return e ? `${pct(e.value)} <span class="ci">${pct(e.lo)}–${pct(e.hi)}</span>` : '—';
+function withInterval(e: MethodEstimate | undefined): string {
+  return e ? `${pct(e.value)} <span class="ci">${range(e)}</span>` : '—';
 }
 
-/** Table 2-style: one row per run — ReXrank overall, micro, each task, failed extractions — with 95% intervals. */
+/** Table 2-style: one row per run — ReXrank overall, micro, each task, unparseable answers — with 95% intervals. */
 function summaryTable(runs: readonly ReportRun[], tasks: readonly string[]): string {
   const rows = runs.map((run) => {
     const r = run.results;
-    return `<tr><td>${escapeHtml(run.label)}</td><td>${withInterval(r.rexrankOverall)}</td><td>${withInterval(r.overall.bootstrap)}</td>${tasks.map((t) => `<td>${withInterval(r.byTask[t]?.bootstrap)}</td>`).join('')}<td>${r.overall.unparseable} <span class="ci">${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%</span></td><td>${r.overall.n}</td></tr>`;
+    return `<tr><td>${escapeHtml(run.label)}</td><td>${withInterval(overallInterval(r.rexrankOverall, r.byTask))}</td><td>${withInterval(cellInterval(r.overall))}</td>${tasks.map((t) => `<td>${withInterval(r.byTask[t] && cellInterval(r.byTask[t]))}</td>`).join('')}<td>${r.overall.unparseable} <span class="ci">${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%</span></td><td>${r.overall.n}</td></tr>`;
   });
-  return `<table id="summary-table"><thead><tr><th>run</th><th>ReXrank overall</th><th>micro</th>${tasks.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}<th>failed extractions</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table id="summary-table"><thead><tr><th>run</th><th>ReXrank overall</th><th>micro</th>${tasks.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}<th>unparseable</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function comparisonSection(c: ReportComparison): string {
@@ -107,8 +113,8 @@ function comparisonSection(c: ReportComparison): string {
   const signed = (x: number) => `${x >= 0 ? '+' : ''}${pct(x)}`;
   return `<h2>Paired comparison</h2>
 <p><small>On the ${c.sharedItems} questions every run answered. Tiers: a run not significantly below its tier's leader (exact McNemar, Holm-adjusted, α = 0.05) shares the tier. Differences in points with a 95% paired bootstrap interval over studies.</small></p>
-<table id="ranking"><thead><tr><th>tier</th><th>run</th><th>accuracy %</th><th>p vs leader</th></tr></thead><tbody>${c.ranking.map((r) => `<tr><td>${r.tier}</td><td>${escapeHtml(r.name)}</td><td>${pct(r.accuracy)}</td><td>${r.pVsLeader === null ? 'leader' : pv(r.pVsLeader)}</td></tr>`).join('')}</tbody></table>
-<table id="pairs"><thead><tr><th>A</th><th>B</th><th>n</th><th>A %</th><th>B %</th><th>A − B</th><th>95% interval</th><th>only A / only B</th><th>McNemar p</th></tr></thead><tbody>${c.pairs.map((p) => `<tr><td>${escapeHtml(p.a)}</td><td>${escapeHtml(p.b)}</td><td>${p.n}</td><td>${pct(p.accuracyA)}</td><td>${pct(p.accuracyB)}</td><td>${signed(p.difference)}</td><td>${signed(p.lo)} to ${signed(p.hi)}</td><td>${p.onlyA} / ${p.onlyB}</td><td>${pv(p.p)}</td></tr>`).join('')}</tbody></table>`;
+<div class="table-scroll"><table id="ranking"><thead><tr><th>tier</th><th>run</th><th>accuracy %</th><th>p vs tier leader (Holm)</th></tr></thead><tbody>${c.ranking.map((r) => `<tr><td>${r.tier}</td><td>${escapeHtml(r.name)}</td><td>${pct(r.accuracy)}</td><td>${r.pVsTierLeader === null ? 'tier leader' : pv(r.pVsTierLeader)}</td></tr>`).join('')}</tbody></table></div>
+<div class="table-scroll"><table id="pairs"><thead><tr><th>A</th><th>B</th><th>n</th><th>A %</th><th>B %</th><th>A − B</th><th>95% interval</th><th>only A / only B</th><th>McNemar p</th></tr></thead><tbody>${c.pairs.map((p) => `<tr><td>${escapeHtml(p.a)}</td><td>${escapeHtml(p.b)}</td><td>${p.n}</td><td>${pct(p.accuracyA)}</td><td>${pct(p.accuracyB)}</td><td>${signed(p.difference)}</td><td>${signed(p.lo)} to ${signed(p.hi)}</td><td>${p.onlyA} / ${p.onlyB}</td><td>${pv(p.p)}</td></tr>`).join('')}</tbody></table></div>`;
 }
 
 function options(values: string[]): string {
@@ -124,7 +130,8 @@ tr.small td{color:#777}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}dialog img{max-width:90vw;max-height:85vh}#filters{position:sticky;top:0;background:#fff;padding:.4rem 0}
 .hidden{display:none}.ci{color:#667;font-size:.85em;white-space:nowrap}td{white-space:nowrap}.answers{font-size:.9em;margin:.3rem 0}.answers td{text-align:left}
 .st.correct{color:#15803d}.st.wrong{color:#b91c1c}.st.unparseable{color:#b45309}.mark{color:#555;font-size:.85em}
-.table-scroll{overflow-x:auto}`;
+.table-scroll,.chart-scroll{overflow-x:auto;max-width:100%}figure{margin:1rem 0}body{overflow-wrap:break-word}select{max-width:100%}
+@media (max-width:600px){body{margin:1rem auto;padding:0 .6rem}}`;
 
 // Filters and the image viewer. Without JavaScript everything is still shown.
 const SCRIPT = `const f={task:document.getElementById('f-task'),category:document.getElementById('f-category'),status:document.getElementById('f-status')};
@@ -148,7 +155,7 @@ export function renderHtmlReport(report: HtmlReport): string {
   // The chosen model's answer is underlined; which model is chosen is the item browser's model switch.
   const chosenCss = runs.map((_, i) => `#items[data-model="${i}"] li.chosen-${i}{text-decoration:underline}#items[data-model="${i}"] tr.answer-${i}{background:#f1f5f9}`).join('');
   const details = runs.map((run, i) => `<section class="run-detail" data-run="${i}"><h3>${escapeHtml(run.label)}</h3>
-<p>Answers read: ${run.results.overall.readByRule} by the rules (${escapeHtml(run.results.reading.extractor)}), ${run.results.overall.readByJudge} by the judge (${escapeHtml(run.results.reading.judge ?? 'none used')}), ${run.results.overall.unparseable} unreadable — failed extractions, counted wrong. Errors ${run.results.overall.error}, not yet run ${run.results.notRun}.</p>
+<p>Answers read: ${run.results.overall.readByRule} by the rules (${escapeHtml(run.results.reading.extractor)}), ${run.results.overall.readByJudge} by the judge (${escapeHtml(run.results.reading.judge ?? 'none used')}), ${run.results.overall.unparseable} unparseable, counted wrong. Errors ${run.results.overall.error}, not yet run ${run.results.notRun}.</p>
 ${table(`tasks-${i}`, 'task', Object.fromEntries(tasks.filter((t) => run.results.byTask[t]).map((t) => [t, run.results.byTask[t]!])))}
 ${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join('\n');
   return `<!doctype html>
@@ -157,18 +164,18 @@ ${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join
 <style>${STYLE}${chosenCss}</style></head><body>
 <h1>${escapeHtml(report.title)}</h1>
 <section id="summary"><div class="table-scroll">${summaryTable(runs, tasks)}</div>
-<p><small>Accuracy in % with 95% intervals (${escapeHtml(r0.settings.interval)}, ${r0.settings.resamples} resamples over studies, seed ${r0.settings.seed}); ReXrank overall is the mean of the task accuracies. Failed extractions are answers no rule (or judge) could read, counted wrong. ${escapeHtml(report.manifestSummary)}</small></p></section>
+<p id="summary-intervals"><small>Accuracy in % with its 95% study-bootstrap interval (${r0.settings.resamples} resamples of the studies, seed ${r0.settings.seed}: a study's questions share its images) — the interval the board shows for the same run. ${escapeHtml(NO_SPREAD_NOTE)} (${NO_SPREAD_OVERALL_NOTE}). ReXrank overall is the mean of the task accuracies. Unparseable: answers no rule (or judge) could read — the paper's “failed extractions” — counted wrong. ${escapeHtml(report.manifestSummary)}</small></p></section>
 <h2>Accuracy per task</h2>
-<figure id="accuracy-chart">${report.accuracyChartSvg}</figure>
+<figure id="accuracy-chart" class="chart-scroll">${report.accuracyChartSvg}<figcaption><small>Whiskers: the 95% intervals of the summary table (study bootstrap; Wilson's where it has no spread).</small></figcaption></figure>
 ${report.comparison ? comparisonSection(report.comparison) : ''}
 <h2>Tasks and categories${several ? ' per run' : ''}</h2>
 ${several ? `<p><label>run <select id="f-detail">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label></p>` : ''}
-<p><small>* fewer than ${r0.settings.smallCell} questions</small></p>
+<p id="detail-intervals"><small>Each row: accuracy with its 95% Wilson interval and its 95% study-bootstrap interval (${escapeHtml(NO_SPREAD_NOTE)}). * fewer than ${r0.settings.smallCell} questions.</small></p>
 <div class="table-scroll" id="details">${details}</div>
 <h2>Agreement (Cohen's κ)</h2>
-<figure id="kappa-heatmap">${report.kappaHeatmapSvg ?? ''}</figure><p><small>${escapeHtml(report.kappaNote)}</small></p>
+<figure id="kappa-heatmap" class="chart-scroll">${report.kappaHeatmapSvg ?? ''}</figure><p><small>${escapeHtml(report.kappaNote)}</small></p>
 <h2>Items</h2>
-<p id="items-legend"><small>In each item the <b>gold answer is bold</b> (and marked "gold") and <u>the chosen run's answer is underlined</u>; every run's answer, its status and how it was read are in the table below the options. The left border is the first run's status: green right, red wrong, amber unreadable, grey error.</small></p>
+<p id="items-legend"><small>In each item the <b>gold answer is bold</b> (and marked "gold") and <u>the chosen run's answer is underlined</u>; every run's answer, its status and how it was read are in the table below the options. The left border is the first run's status: green right, red wrong, amber unparseable, grey error.</small></p>
 <div id="filters">${several ? `<label>run <select id="f-model">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label> ` : ''}<label>task <select id="f-task"><option value="">all</option>${options(tasks)}</select></label>
 <label>category <select id="f-category"><option value="">all</option>${options(categories)}</select></label>
 <label>status <select id="f-status"><option value="">all</option>${options(['correct', 'wrong', 'unparseable', 'error'])}</select></label>${several ? ' <label><input type="checkbox" id="f-disagree"> only where the runs disagree</label>' : ''} <span id="f-count"></span></div>

@@ -1,5 +1,6 @@
 import { TASK_NAMES } from '../core/question.js';
-import type { CellResult, Results } from '../score/results.js';
+import { NO_SPREAD_NOTE, NO_SPREAD_OVERALL_NOTE, type MethodEstimate } from '../score/intervals.js';
+import { cellInterval, overallInterval, type CellResult, type Results } from '../score/results.js';
 
 /** Escapes text for LaTeX. */
 export function latexEscape(text: string): string {
@@ -16,6 +17,8 @@ const SHORT: Record<string, string> = {
 
 const pct = (x: number) => (100 * x).toFixed(1);
 const withCi = (c: { value: number; lo: number; hi: number }) => `${pct(c.value)} {\\scriptsize [${pct(c.lo)}, ${pct(c.hi)}]}`;
+/** Table 2's cells: the study-bootstrap interval, $^\dagger$ where Wilson's stands in for one without spread. */
+const studyCi = (e: MethodEstimate) => `${withCi(e)}${e.method === 'study-bootstrap' ? '' : '$^{\\dagger}$'}`;
 
 /**
  * Booktabs tables ready to paste into a paper: the layout of the paper's Table 2 (a model per row: ReXrank
@@ -33,12 +36,12 @@ export function resultsLatex(rows: { model: string; results: Results }[]): strin
     `Model & Overall & Micro & ${tasks.map((t) => SHORT[t] ?? latexEscape(t)).join(' & ')} \\\\`,
     '\\midrule',
     ...rows.map(({ model, results }) => {
-      const cells = tasks.map((t) => (results.byTask[t] ? withCi({ ...results.byTask[t]!.bootstrap }) : '--'));
-      return `${latexEscape(model)} & ${withCi(results.rexrankOverall)} & ${withCi(results.overall.bootstrap)} & ${cells.join(' & ')} \\\\`;
+      const cells = tasks.map((t) => (results.byTask[t] ? studyCi(cellInterval(results.byTask[t]!)) : '--'));
+      return `${latexEscape(model)} & ${studyCi(overallInterval(results.rexrankOverall, results.byTask))} & ${studyCi(cellInterval(results.overall))} & ${cells.join(' & ')} \\\\`;
     }),
     '\\bottomrule',
     '\\end{tabular}',
-    '\\caption{Accuracy per task. Overall is the mean of the task accuracies (ReXrank); Micro is over all questions.}',
+    `\\caption{Accuracy per task with 95\\% study-bootstrap intervals. Overall is the mean of the task accuracies (ReXrank); Micro is over all questions. ${latexEscape(NO_SPREAD_NOTE).replace('†', '$^{\\dagger}$')} (${NO_SPREAD_OVERALL_NOTE}).}`,
     '\\end{table}',
   ];
   const categoryRow = (name: string, c: CellResult) => `${latexEscape(name)}${c.small ? '$^{*}$' : ''} & ${c.n} & ${withCi(c.accuracy)} & ${c.unparseable} \\\\`;

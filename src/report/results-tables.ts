@@ -1,14 +1,17 @@
-import type { CellResult, Results } from '../score/results.js';
+import { NO_SPREAD_NOTE, NO_SPREAD_OVERALL_NOTE, type MethodEstimate } from '../score/intervals.js';
+import { cellInterval, overallInterval, type CellResult, type Results } from '../score/results.js';
 import { renderTable, type Table, type TableFormat } from './text-table.js';
 
 /** The formats of `cxrbench score` available so far. */
 export type ResultsFormat = TableFormat | 'json';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
+/** "lo–hi", marked † where the study bootstrap had no spread and Wilson's interval stands in. */
+const range = (e: MethodEstimate) => `${pct(e.lo)}–${pct(e.hi)}${e.method === 'study-bootstrap' ? '' : '†'}`;
 
 function rows(cells: Record<string, CellResult>): string[][] {
   return Object.entries(cells).map(([name, c]) => [
-    `${name}${c.small ? ' *' : ''}`, String(c.n), pct(c.accuracy.value), `${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}`, `${pct(c.bootstrap.lo)}–${pct(c.bootstrap.hi)}`,
+    `${name}${c.small ? ' *' : ''}`, String(c.n), pct(c.accuracy.value), `${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}`, range(cellInterval(c)),
     String(c.readByJudge), String(c.unparseable), String(c.error),
   ]);
 }
@@ -16,7 +19,7 @@ function rows(cells: Record<string, CellResult>): string[][] {
 function section(title: string, first: string, cells: Record<string, CellResult>): Table {
   return {
     title,
-    headers: [first, 'n', 'acc %', 'Wilson 95%', 'bootstrap 95%', 'by judge', 'unreadable', 'error'],
+    headers: [first, 'n', 'acc %', 'Wilson 95%', 'study bootstrap 95%', 'by judge', 'unparseable', 'error'],
     rows: rows(cells),
     numeric: [false, true, true, true, true, true, true, true],
   };
@@ -33,20 +36,24 @@ export function formatResults(results: Results, format: ResultsFormat, title: st
   ];
   if (format === 'csv') {
     const out: string[][] = [];
-    const add = (group: string, name: string, c: CellResult) =>
-      out.push([group, name, String(c.n), String(c.correct), String(c.wrong), String(c.readByRule), String(c.readByJudge), String(c.unparseable), String(c.error), c.accuracy.value.toFixed(6), c.accuracy.lo.toFixed(6), c.accuracy.hi.toFixed(6), c.bootstrap.lo.toFixed(6), c.bootstrap.hi.toFixed(6), String(c.small)]);
+    const add = (group: string, name: string, c: CellResult) => {
+      const b = cellInterval(c);
+      out.push([group, name, String(c.n), String(c.correct), String(c.wrong), String(c.readByRule), String(c.readByJudge), String(c.unparseable), String(c.error), c.accuracy.value.toFixed(6), c.accuracy.lo.toFixed(6), c.accuracy.hi.toFixed(6), b.lo.toFixed(6), b.hi.toFixed(6), b.method, String(c.small)]);
+    };
     add('overall', 'all questions', results.overall);
     for (const [group, , cells] of sections) for (const [name, c] of Object.entries(cells)) add(group.toLowerCase(), name, c);
-    return renderTable({ headers: ['group', 'name', 'n', 'correct', 'wrong', 'read_by_rule', 'read_by_judge', 'unparseable', 'error', 'accuracy', 'wilson_lo', 'wilson_hi', 'bootstrap_lo', 'bootstrap_hi', 'small'], rows: out }, 'csv');
+    return renderTable({ headers: ['group', 'name', 'n', 'correct', 'wrong', 'read_by_rule', 'read_by_judge', 'unparseable', 'error', 'accuracy', 'wilson_lo', 'wilson_hi', 'bootstrap_lo', 'bootstrap_hi', 'bootstrap_method', 'small'], rows: out }, 'csv');
   }
   const o = results.overall;
-  const r = results.rexrankOverall;
+  const ob = cellInterval(o);
+  const r = overallInterval(results.rexrankOverall, results.byTask);
   const head = [
     format === 'md' ? `## ${title}\n` : title,
-    `micro accuracy ${pct(o.accuracy.value)}% (Wilson ${pct(o.accuracy.lo)}–${pct(o.accuracy.hi)}, bootstrap over studies ${pct(o.bootstrap.lo)}–${pct(o.bootstrap.hi)}), n = ${o.n}`,
-    `ReXrank overall (mean of ${r.tasks.length} task accuracies) ${pct(r.value)}% (bootstrap ${pct(r.lo)}–${pct(r.hi)})`,
-    `answers read: ${o.readByRule} by the rules (${results.reading.extractor}), ${o.readByJudge} by the judge (${results.reading.judge ?? 'none used'}), ${o.unparseable} unreadable = failed extractions (${pct(o.n ? o.unparseable / o.n : 0)}%, counted wrong); errors ${o.error}, not yet run ${results.notRun}`,
+    `micro accuracy ${pct(o.accuracy.value)}% (Wilson 95% ${pct(o.accuracy.lo)}–${pct(o.accuracy.hi)}, study bootstrap 95% ${range(ob)}), n = ${o.n}`,
+    `ReXrank overall (mean of ${results.rexrankOverall.tasks.length} task accuracies) ${pct(r.value)}% (study bootstrap 95% ${range(r)})`,
+    `answers read: ${o.readByRule} by the rules (${results.reading.extractor}), ${o.readByJudge} by the judge (${results.reading.judge ?? 'none used'}), ${o.unparseable} unparseable (${pct(o.n ? o.unparseable / o.n : 0)}%, counted wrong); errors ${o.error}, not yet run ${results.notRun}`,
     `* fewer than ${results.settings.smallCell} questions; intervals: ${results.settings.interval}, ${results.settings.resamples} resamples, seed ${results.settings.seed}`,
+    ...([ob, r, ...sections.flatMap(([, , cells]) => Object.values(cells).map(cellInterval))].some((e) => e.method !== 'study-bootstrap') ? [`${NO_SPREAD_NOTE} (${NO_SPREAD_OVERALL_NOTE})`] : []),
     '',
   ].join(format === 'md' ? '\n\n' : '\n');
   return head + sections.map(([t, first, cells]) => renderTable(section(t, first, cells), format)).join('\n');

@@ -1,11 +1,6 @@
 import { ISSUE_KINDS, type DatasetIssue } from '../core/dataset-issue.js';
 import type { ValidationReport } from '../core/validation-report.js';
-import { TASK_NAMES } from '../core/question.js';
-
-const taskRank = (task: string) => {
-  const i = (TASK_NAMES as readonly string[]).indexOf(task);
-  return i === -1 ? TASK_NAMES.length : i;
-};
+import { inPaperOrder } from '../core/question.js';
 
 /** The JSON form of a validation report, as documented in docs/data-validation.md (severity is implied by the list). */
 export function validationReportJson(report: ValidationReport): string {
@@ -36,8 +31,7 @@ export function validationReportText(report: ValidationReport): string {
   }
   const splits = Object.entries(c.bySplit).map(([s, n]) => `${s} ${n}`).join(', ');
   const tasks = Object.entries(c.byTask).filter(([, t]) => Object.keys(t).length > 0).map(([split, t]) => {
-    const ordered = Object.entries(t).sort(([a], [b]) => taskRank(a) - taskRank(b) || a.localeCompare(b));
-    return `  ${split}: ${ordered.map(([task, n]) => `${task} ${n}`).join(', ')}`;
+    return `  ${split}: ${inPaperOrder(Object.keys(t)).map((task) => `${task} ${t[task]}`).join(', ')}`;
   });
   out.push(
     `${c.files} file(s), ${c.records} record(s): ${c.questions} usable question(s) (${splits}), ${c.excluded} left out (records with an error; see docs/data-validation.md, "usable").`,

@@ -5,18 +5,19 @@ import { RATINGS, type RatingName } from './decision.js';
 
 /**
  * Agreement of two reviewers on one categorical label (decision, difficulty), over the `n` items both gave it (a
- * rejection may leave the difficulty out). NaN when there is none.
+ * rejection may leave the difficulty out).
  */
 export interface LabelAgreement {
   n: number;
-  kappa: number;
+  /** Null where undefined: no item given it by both, or expected agreement of 1 (both gave one same label throughout): see {@link cohenKappa}. */
+  kappa: number | null;
   /** Share of items given the same label. */
-  exact: number;
+  exact: number | null;
 }
 
 /** Agreement on a 1–5 rating: Cohen's kappa on the ratings as categories, exact agreement, mean absolute difference. */
 export interface RatingAgreement extends LabelAgreement {
-  meanAbsDiff: number;
+  meanAbsDiff: number | null;
 }
 
 /** Two reviewers who share items: how often and how much they agreed, on the items both decided. */
@@ -40,14 +41,14 @@ function given<T>(a: readonly (T | null)[], b: readonly (T | null)[]): [T[], T[]
 
 function label(a: readonly (string | null)[], b: readonly (string | null)[]): LabelAgreement {
   const [x, y] = given(a, b);
-  if (x.length === 0) return { n: 0, kappa: NaN, exact: NaN };
+  if (x.length === 0) return { n: 0, kappa: null, exact: null };
   return { n: x.length, kappa: cohenKappa(x, y), exact: x.filter((v, i) => v === y[i]).length / x.length };
 }
 
 function ratingOf(a: readonly (number | null)[], b: readonly (number | null)[]): RatingAgreement {
   const [x, y] = given(a, b);
   const base = label(x.map(String), y.map(String));
-  return { ...base, meanAbsDiff: x.length === 0 ? NaN : x.reduce((s, v, i) => s + Math.abs(v - y[i]!), 0) / x.length };
+  return { ...base, meanAbsDiff: x.length === 0 ? null : x.reduce((s, v, i) => s + Math.abs(v - y[i]!), 0) / x.length };
 }
 
 /**

@@ -35,11 +35,22 @@ test('agreement, category: every item, "unanswered" is a label; drop: only items
   assert.equal(d.cohen[0]![1], cohenKappa(['C', 'D', 'A'], ['C', 'A', 'A']));
 });
 
-test('agreement: a pair with no item in common is NaN with n 0, not an error', () => {
+test('agreement: a pair with no item in common is null (undefined) with n 0, not an error', () => {
   const a = rater('a', ['A', null, null, null, null, null]);
   const b = rater('b', [null, 'B', null, null, null, null]);
   const t = agreementOn([a, b], items);
-  assert.equal(t.pairN[0]![1], 0);
-  assert.ok(Number.isNaN(t.cohen[0]![1]));
-  assert.ok(Number.isNaN(t.fleiss));
+  assert.deepEqual(t.pairN, [[1, 0], [0, 1]]);
+  assert.deepEqual(t.cohen, [[null, null], [null, null]], 'a rater with one answer has no defined kappa even with themself');
+  assert.equal(t.fleiss, null);
+});
+
+test('agreement: two raters sharing one case on which they agree have an undefined kappa (null), not 1; so does Fleiss', () => {
+  const a = rater('a', ['A', 'B', 'C', 'D', null, null]);
+  const b = rater('b', ['A', null, null, null, 'B', 'C']);
+  const t = agreementOn([a, b], items);
+  assert.deepEqual(t.pairN, [[4, 1], [1, 3]]);
+  assert.deepEqual(t.cohen, [[1, null], [null, 1]]);
+  assert.equal(t.fleissN, 1);
+  assert.equal(t.fleiss, null);
+  assert.equal(JSON.stringify(t.cohen), '[[1,null],[null,1]]', 'null in JSON');
 });

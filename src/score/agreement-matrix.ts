@@ -23,16 +23,23 @@ export interface AgreementTable {
   policy: UnansweredPolicy;
   /** Items in scope (before unanswered items are set aside). */
   items: number;
-  /** kappa[i][j] between raters i and j (1 on the diagonal when the rater answered anything; NaN on no items). */
-  cohen: number[][];
+  /**
+   * kappa[i][j] between raters i and j; null where it is undefined (no items, or expected agreement 1: both gave
+   * one same answer throughout). The diagonal is a rater with themself: 1, or null on the same grounds.
+   */
+  cohen: (number | null)[][];
   /** The number of items each Cohen cell rests on (on the diagonal: items the rater answered, or all under `category`). */
   pairN: number[][];
-  fleiss: number;
+  /** Null where undefined: fewer than two raters, no item every rater answered, or one answer throughout. */
+  fleiss: number | null;
   /** The number of items Fleiss' kappa rests on. */
   fleissN: number;
 }
 
 const UNANSWERED = 'unanswered';
+
+/** Kappa cells resting on fewer items than this are greyed wherever agreement is shown: so few items say little. */
+export const FEW_KAPPA_ITEMS = 10;
 
 function answerOf(rater: RaterAnswers, id: string): string | null {
   return rater.answers.get(id) ?? null;
@@ -47,7 +54,7 @@ export function agreementOn(raters: readonly RaterAnswers[], items: readonly str
     return items.filter((id) => answerOf(raters[i]!, id) !== null && answerOf(raters[j]!, id) !== null);
   };
   const label = (r: RaterAnswers, id: string) => answerOf(r, id) ?? UNANSWERED;
-  const cohen: number[][] = [];
+  const cohen: (number | null)[][] = [];
   const pairN: number[][] = [];
   raters.forEach((a, i) => {
     cohen.push([]);
@@ -55,7 +62,7 @@ export function agreementOn(raters: readonly RaterAnswers[], items: readonly str
     raters.forEach((b, j) => {
       const on = cellItems(i, j);
       pairN[i]!.push(on.length);
-      cohen[i]!.push(on.length === 0 ? NaN : i === j ? 1 : cohenKappa(on.map((id) => label(a, id)), on.map((id) => label(b, id))));
+      cohen[i]!.push(cohenKappa(on.map((id) => label(a, id)), on.map((id) => label(b, id))));
     });
   });
   const fleissItems = policy === 'category' ? items : everyoneAnswered;
@@ -67,7 +74,7 @@ export function agreementOn(raters: readonly RaterAnswers[], items: readonly str
     items: items.length,
     cohen,
     pairN,
-    fleiss: raters.length >= 2 && fleissItems.length > 0 ? fleissKappa(counts) : NaN,
+    fleiss: raters.length >= 2 ? fleissKappa(counts) : null,
     fleissN: fleissItems.length,
   };
 }
@@ -77,4 +84,12 @@ export function describePolicy(policy: UnansweredPolicy): string {
   if (policy === 'pairwise') return "each Cohen's kappa uses the items both raters answered (n per cell); Fleiss' kappa the items every rater answered";
   if (policy === 'category') return 'every item counts; an unanswered item is a label of its own';
   return 'only items every rater answered are used';
+}
+
+/** What "—" in a kappa cell means, for every output that shows one. */
+export const UNDEFINED_KAPPA_NOTE = '— where kappa is undefined: no items in common, or one same answer throughout (expected agreement 1, where agreeing says nothing)';
+
+/** Why one kappa cell on `n` items is undefined, for a tooltip. */
+export function undefinedKappaReason(n: number): string {
+  return n === 0 ? 'undefined: no item in common' : `undefined: one same answer on all ${n} item(s) (expected agreement 1)`;
 }

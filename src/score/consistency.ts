@@ -1,3 +1,4 @@
+import { inPaperOrder } from '../core/question.js';
 /** One question answered twice, with its options in two orders: the option text chosen each time (null: unparseable or error). */
 export interface AnswerPair {
   task: string;
@@ -41,6 +42,6 @@ function counts(pairs: AnswerPair[]): ConsistencyCounts {
 
 /** Summarises answer pairs per task: a model without position bias picks the same option whatever its letter. */
 export function consistencyReport(pairs: AnswerPair[]): ConsistencyReport {
-  const tasks = [...new Set(pairs.map((p) => p.task))].sort();
+  const tasks = inPaperOrder(pairs.map((p) => p.task));
   return { overall: counts(pairs), byTask: Object.fromEntries(tasks.map((t) => [t, counts(pairs.filter((p) => p.task === t))])) };
 }

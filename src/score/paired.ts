@@ -1,3 +1,4 @@
+import { inPaperOrder } from '../core/question.js';
 import { seededRandom } from '../core/seeded-random.js';
 import { holm, mcnemarExact } from './compare.js';
 import { quantile } from './intervals.js';
@@ -76,10 +77,12 @@ function compareItems(items: readonly PairedItem[], resamples: number, seed: num
 /** Overall and per-task paired comparison; per-task p-values are Holm-adjusted across the tasks. */
 export function comparePaired(items: readonly PairedItem[], resamples: number, seed: number): { overall: PairedComparison; byTask: Record<string, PairedComparison> } {
   const overall = compareItems(items, resamples, seed);
+  // Seeds follow the alphabetical order (as they always have, so saved comparisons reproduce); the output, the paper's.
   const tasks = [...new Set(items.map((i) => i.task))].sort();
   const raw = tasks.map((t, k) => compareItems(items.filter((i) => i.task === t), resamples, seed + k + 1));
   const adjusted = holm(raw.map((r) => r.p));
-  return { overall: { ...overall, pHolm: overall.p }, byTask: Object.fromEntries(tasks.map((t, k) => [t, { ...raw[k]!, pHolm: adjusted[k]! }])) };
+  const byTask = new Map(tasks.map((t, k) => [t, { ...raw[k]!, pHolm: adjusted[k]! }]));
+  return { overall: { ...overall, pHolm: overall.p }, byTask: Object.fromEntries(inPaperOrder(tasks).map((t) => [t, byTask.get(t)!])) };
 }
 
 /**
@@ -87,15 +90,15 @@ export function comparePaired(items: readonly PairedItem[], resamples: number, s
  * significant (exact McNemar on shared items, Holm-adjusted over the comparisons with the leader, α = 0.05)
  * shares that tier; the best of the rest leads tier 2, and so on.
  */
-export function rankWithTiers(runs: { name: string; correct: Map<string, boolean> }[], alpha = 0.05): { name: string; accuracy: number; tier: number; pVsLeader: number | null }[] {
+export function rankWithTiers(runs: { name: string; correct: Map<string, boolean> }[], alpha = 0.05): { name: string; accuracy: number; tier: number; pVsTierLeader: number | null }[] {
   const accuracy = (r: { correct: Map<string, boolean> }) => [...r.correct.values()].filter(Boolean).length / Math.max(1, r.correct.size);
   const remaining = [...runs].sort((x, y) => accuracy(y) - accuracy(x) || x.name.localeCompare(y.name));
-  const out: { name: string; accuracy: number; tier: number; pVsLeader: number | null }[] = [];
+  const out: { name: string; accuracy: number; tier: number; pVsTierLeader: number | null }[] = [];
   let tier = 0;
   while (remaining.length > 0) {
     tier++;
     const leader = remaining.shift()!;
-    out.push({ name: leader.name, accuracy: accuracy(leader), tier, pVsLeader: null });
+    out.push({ name: leader.name, accuracy: accuracy(leader), tier, pVsTierLeader: null });
     const ps = remaining.map((r) => {
       let onlyLeader = 0;
       let onlyOther = 0;
@@ -109,7 +112,7 @@ export function rankWithTiers(runs: { name: string; correct: Map<string, boolean
     });
     const adjusted = holm(ps);
     const tied = remaining.filter((_, i) => adjusted[i]! >= alpha);
-    tied.forEach((r) => out.push({ name: r.name, accuracy: accuracy(r), tier, pVsLeader: adjusted[remaining.indexOf(r)]! }));
+    tied.forEach((r) => out.push({ name: r.name, accuracy: accuracy(r), tier, pVsTierLeader: adjusted[remaining.indexOf(r)]! }));
     for (const r of tied) remaining.splice(remaining.indexOf(r), 1);
   }
   return out;

@@ -1,7 +1,7 @@
 import type { Outcome } from '../core/model-io.js';
 import { TASK_NAMES } from '../core/question.js';
 import { seededRandom } from '../core/seeded-random.js';
-import { clusterBootstrap, quantile, wilson, type Estimate } from './intervals.js';
+import { quantile, studyInterval, taskWilsonMean, wilson, withSpread, type Estimate, type IntervalMethod, type MethodEstimate } from './intervals.js';
 
 /** One cell of a results table: counts, accuracy with its Wilson interval and its study-bootstrap interval. */
 export interface CellResult {
@@ -14,7 +14,11 @@ export interface CellResult {
   readByRule: number;
   readByJudge: number;
   accuracy: Estimate;
-  bootstrap: Estimate;
+  /**
+   * The study-bootstrap interval, or Wilson's where the bootstrap has no spread (`method` says which). Entries a
+   * board stored before the method was recorded lack it: read them through {@link cellInterval}.
+   */
+  bootstrap: Estimate & { method?: IntervalMethod };
   /** Fewer questions than the small-cell threshold: shown, but marked (the paper's 0%/100% categories). */
   small: boolean;
 }
@@ -27,8 +31,8 @@ export interface Results {
   selected: number;
   notRun: number;
   overall: CellResult;
-  /** ReXrank's overall (mean of the task accuracies) with a study-bootstrap interval. */
-  rexrankOverall: Estimate & { tasks: string[] };
+  /** ReXrank's overall (mean of the task accuracies) with a study-bootstrap interval (or, without spread, the mean of the task Wilson intervals). */
+  rexrankOverall: Estimate & { tasks: string[]; method?: IntervalMethod };
   byTask: Record<string, CellResult>;
   byCategory: Record<string, CellResult>;
   bySubcategory: Record<string, CellResult>;
@@ -70,7 +74,7 @@ function cell(outcomes: readonly ScoredOutcome[], options: ScoreOptions, seedOff
   return {
     n, ...counts,
     accuracy: wilson(counts.correct, n),
-    bootstrap: clusterBootstrap([...byStudy.values()], options.resamples, options.seed + seedOffset),
+    bootstrap: studyInterval([...byStudy.values()], options.resamples, options.seed + seedOffset),
     small: n < options.smallCell,
   };
 }
@@ -96,7 +100,7 @@ function table(outcomes: readonly ScoredOutcome[], key: (o: ScoredOutcome) => st
 }
 
 /** Bootstrap over studies of the mean of the task accuracies. */
-function rexrankOverall(outcomes: readonly ScoredOutcome[], options: ScoreOptions): Estimate & { tasks: string[] } {
+function rexrankOverall(outcomes: readonly ScoredOutcome[], options: ScoreOptions): MethodEstimate & { tasks: string[] } {
   const known = TASK_NAMES.filter((t) => outcomes.some((o) => o.task === t));
   const tasks: string[] = known.length > 0 ? [...known] : [...new Set(outcomes.map((o) => o.task))];
   const index = new Map(tasks.map((t, i) => [t, i]));
@@ -124,6 +128,7 @@ function rexrankOverall(outcomes: readonly ScoredOutcome[], options: ScoreOption
   const S = studyLists.length;
   for (let s = 0; s < S; s++) for (let t = 0; t < T; t++) (c[t]! += correct[s * T + t]!), (n[t]! += total[s * T + t]!);
   const value = meanOfTasks();
+  const taskWilson = [...c].map((k, t) => wilson(k, n[t]!)).filter((e) => e.n > 0);
   const random = seededRandom(options.seed);
   const stats = new Float64Array(options.resamples);
   for (let b = 0; b < options.resamples; b++) {
@@ -136,7 +141,18 @@ function rexrankOverall(outcomes: readonly ScoredOutcome[], options: ScoreOption
     stats[b] = meanOfTasks();
   }
   stats.sort();
-  return { value, lo: quantile(stats, 0.025), hi: quantile(stats, 0.975), n: outcomes.length, tasks };
+  const interval = withSpread({ value, lo: quantile(stats, 0.025), hi: quantile(stats, 0.975), n: outcomes.length }, () => taskWilsonMean(value, outcomes.length, taskWilson));
+  return { ...interval, tasks };
+}
+
+/** A cell's interval as every table shows it: the study bootstrap, or Wilson's where that has no spread (method says). */
+export function cellInterval(cell: Pick<CellResult, 'accuracy' | 'bootstrap'>): MethodEstimate {
+  return withSpread(cell.bootstrap, () => ({ ...cell.accuracy, method: 'wilson' }));
+}
+
+/** ReXrank overall's interval as every table shows it: the study bootstrap, or the mean of the task Wilson intervals. */
+export function overallInterval(overall: Results['rexrankOverall'], byTask: Readonly<Record<string, Pick<CellResult, 'accuracy'>>>): MethodEstimate {
+  return withSpread(overall, () => taskWilsonMean(overall.value, overall.n, overall.tasks.flatMap((t) => (byTask[t] ? [byTask[t].accuracy] : []))));
 }
 
 /** Scores a run's outcomes: overall, per task, category, subcategory and number of views, every cell with n and intervals. */

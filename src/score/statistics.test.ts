@@ -7,8 +7,8 @@ import { holm, mcnemarExact } from './compare.js';
 import { clusterBootstrap, quantile, wilson } from './intervals.js';
 import { summarizeOutcomes } from './summary.js';
 
-const close = (actual: number, expected: number, tolerance: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} vs ${expected}`);
+const close = (actual: number | null, expected: number, tolerance: number, what: string) =>
+  assert.ok(actual !== null && Math.abs(actual - expected) <= tolerance, `${what}: ${actual} vs ${expected}`);
 
 test('Wilson interval: Newcombe (1998) worked examples 81/263 → 0.2553–0.3662 and 0/10 → 0–0.2775', () => {
   const a = wilson(81, 263);
@@ -30,10 +30,25 @@ test("Cohen's kappa: scikit-learn's documented example is 0.6875; perfect and ch
   assert.throws(() => cohenKappa(['A'], ['A', 'B']), /the same items/);
 });
 
+test("Cohen's kappa is undefined (null), never 1, when expected agreement is 1 or there are no items", () => {
+  // Two raters sharing one case on which they agree: p_o = 1 and p_e = 1, so (p_o − p_e) / (1 − p_e) is 0/0.
+  assert.equal(cohenKappa(['B'], ['B']), null);
+  assert.equal(cohenKappa(['C', 'C', 'C'], ['C', 'C', 'C']), null, 'one same label throughout');
+  assert.equal(cohenKappa([], []), null);
+  // One rater constant, the other not: p_e < 1, kappa is defined (0 here: no agreement beyond chance).
+  assert.equal(cohenKappa(['A', 'A'], ['A', 'B']), 0);
+});
+
 test("Fleiss' kappa: the worked example of 10 items × 14 raters × 5 categories gives 0.210 (0.20993070 exactly)", () => {
   const table = [[0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1], [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7]];
   close(fleissKappa(table), 0.20993070442195524, 1e-9, 'fleiss');
   assert.throws(() => fleissKappa([[1, 2], [1, 1]]), /every item needs 3 ratings/);
+});
+
+test("Fleiss' kappa is undefined (null) when every rating is in one category, with no items, or one rating per item", () => {
+  assert.equal(fleissKappa([[3, 0], [3, 0]]), null);
+  assert.equal(fleissKappa([]), null);
+  assert.equal(fleissKappa([[1, 0], [0, 1]]), null);
 });
 
 test('McNemar exact: two-sided binomial p-values', () => {

@@ -1,9 +1,9 @@
 import type { Outcome } from '../core/model-io.js';
-import { TASK_NAMES } from '../core/question.js';
+import { inPaperOrder, TASK_NAMES } from '../core/question.js';
 
 /**
  * Counts of one group of outcomes, and its accuracy (correct over all outcomes: unparseable and errors count as
- * not correct). Answers are counted three ways: read by the rules, read by the judge, unreadable (unparseable).
+ * not correct). Answers are counted three ways: read by the rules, read by the judge, unparseable.
  */
 export interface GroupCounts {
   n: number;
@@ -49,7 +49,7 @@ export function summarizeOutcomes(outcomes: readonly Outcome[], selected: number
     add((byTask[o.task] ??= emptyCounts()), o);
   }
   const known = TASK_NAMES.filter((t) => byTask[t]);
-  const ordered = Object.fromEntries([...known, ...Object.keys(byTask).filter((t) => !known.includes(t as never)).sort()].map((t) => [t, byTask[t]!]));
+  const ordered = Object.fromEntries(inPaperOrder(Object.keys(byTask)).map((t) => [t, byTask[t]!]));
   const rexrankTasks = known.length > 0 ? [...known] : Object.keys(byTask);
   const rexrankOverall = rexrankTasks.length > 0 ? rexrankTasks.reduce((s, t) => s + byTask[t]!.accuracy, 0) / rexrankTasks.length : null;
   return { selected, notRun: selected - outcomes.length, complete: outcomes.length === selected, overall, byTask: ordered, rexrankOverall, rexrankTasks };

@@ -10,7 +10,8 @@ const entry = {
   type: 'object',
   description: 'One leaderboard row: aggregates only (no per-item results).',
   properties: {
-    id: { type: 'string' }, rank: { type: ['integer', 'null'] }, tier: { type: ['integer', 'null'] }, kind: { enum: ['participant', 'baseline', 'reported'] },
+    id: { type: 'string' }, rank: { type: ['integer', 'null'], description: 'null for reported rows and for entries without the ranking metric (see unranked)' }, tier: { type: ['integer', 'null'] },
+    unranked: { type: ['string', 'null'], description: 'why an entry has no rank, e.g. "1/RadCliQ-v1 not computed"; it is then listed after every row that has the ranking metric' }, kind: { enum: ['participant', 'baseline', 'reported'] },
     model: { $ref: '#/components/schemas/ModelCard' }, team: { type: ['string', 'null'] }, overall: { type: 'number' }, micro: { type: ['number', 'null'] },
     n: { type: 'integer' }, unparseable: { type: 'integer' },
     metrics: { type: ['object', 'null'], properties: { overall: { type: 'object', properties: { accuracy: estimate, bootstrap: estimate } }, rexrankOverall: estimate, byTask: { type: 'object' }, byCategory: { type: 'object' } } },

@@ -1,3 +1,4 @@
+import { inPaperOrder } from '../core/question.js';
 import { agreementOn, type AgreementTable } from '../score/agreement-matrix.js';
 import { wilson, type Estimate } from '../score/intervals.js';
 
@@ -44,7 +45,7 @@ function accuracyOn(items: readonly ResultItem[], rater: Rater): Estimate {
 
 /** Accuracy with Wilson intervals, overall and per task, and the kappa matrices of readers and models (Figure 5). */
 export function studyResults(items: readonly ResultItem[], raters: readonly Rater[]): StudyResults {
-  const tasks = [...new Set(items.map((i) => i.task))].sort();
+  const tasks = inPaperOrder(items.map((i) => i.task));
   const byTask = new Map(tasks.map((t) => [t, items.filter((i) => i.task === t)]));
   const ids = items.map((i) => i.questionId);
   const matrixRaters = raters.map((r) => ({ name: r.name, answers: new Map(r.answers) }));

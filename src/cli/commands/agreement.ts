@@ -3,11 +3,12 @@ import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { answerFormatOfFileName, parseAnswerFile, type AnswerRecord } from '../../core/answer-file.js';
 import { CxrError } from '../../core/errors.js';
+import { inPaperOrder } from '../../core/question.js';
 import { detectLayout } from '../../dataset/layout.js';
 import { readQuestions } from '../../dataset/read-dataset.js';
 import { extractAnswer } from '../../extract/extract.js';
 import { renderTable } from '../../report/text-table.js';
-import { agreementOn, describePolicy, UNANSWERED_POLICIES, type AgreementTable, type RaterAnswers } from '../../score/agreement-matrix.js';
+import { agreementOn, describePolicy, UNANSWERED_POLICIES, UNDEFINED_KAPPA_NOTE, type AgreementTable, type RaterAnswers } from '../../score/agreement-matrix.js';
 import { wilson } from '../../score/intervals.js';
 import { parseFormat } from '../output-format.js';
 import { openSavedRun } from '../run-folder.js';
@@ -89,7 +90,7 @@ async function goldFromDataset(path: string, split: string | undefined, gold: Go
   }
 }
 
-const k = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(3));
+const k = (x: number | null) => (x === null ? '—' : x.toFixed(3));
 
 function matrix(title: string, names: string[], t: AgreementTable): string {
   const pairwise = t.policy === 'pairwise';
@@ -138,7 +139,7 @@ export function registerAgreement(program: Command): void {
       const items = [...gold.answer.keys()];
       const taskOf = (id: string) => gold.task.get(id) ?? '(unknown)';
       const overall = agreementOn(raters, items, policy);
-      const tasks = [...new Set(items.map(taskOf))].sort();
+      const tasks = inPaperOrder(items.map(taskOf));
       const byTask = Object.fromEntries(tasks.map((t) => [t, agreementOn(raters, items.filter((id) => taskOf(id) === t), policy)]));
       const accuracy = raters.map((r, i) => {
         const answered = items.filter((id) => (r.answers.get(id) ?? null) !== null).length;
@@ -153,7 +154,7 @@ export function registerAgreement(program: Command): void {
         return;
       }
       const out = [
-        `${items.length} gold items; ${convention}.`,
+        `${items.length} gold items; ${convention}; ${UNDEFINED_KAPPA_NOTE}.`,
         ...(answeredByNobody > 0 ? [`${answeredByNobody} gold item(s) were answered by no rater: they count as wrong for everyone (give the study's key as --gold to score only its items).`] : []),
         matrix("\nCohen's kappa, all questions", names, overall),
         ...tasks.map((t) => matrix(`\nCohen's kappa, ${t}`, names, byTask[t]!)),

@@ -59,7 +59,7 @@ export function registerCompare(program: Command): void {
         ]);
         out.push(renderTable({ title: `\nA = ${p.a}\nB = ${p.b}`, headers: ['task', 'n', 'A %', 'B %', 'A−B pts', '95% paired bootstrap', 'only A/only B', 'McNemar p', 'Holm p'], rows, numeric: [false, true, true, true, true, true, true, true, true] }, 'table'));
       }
-      out.push(renderTable({ title: '\nRanking (runs not significantly below their tier leader share its tier)', headers: ['tier', 'run', 'accuracy %', 'p vs leader (Holm)'], rows: ranking.map((r) => [String(r.tier), r.name, pct(r.accuracy), r.pVsLeader === null ? 'leader' : pv(r.pVsLeader)]), numeric: [true, false, true, true] }, 'table'));
+      out.push(renderTable({ title: '\nRanking (runs not significantly below their tier leader share its tier)', headers: ['tier', 'run', 'accuracy %', 'p vs tier leader (Holm)'], rows: ranking.map((r) => [String(r.tier), r.name, pct(r.accuracy), r.pVsTierLeader === null ? 'tier leader' : pv(r.pVsTierLeader)]), numeric: [true, false, true, true] }, 'table'));
       process.stdout.write(out.join('\n'));
     });
 }

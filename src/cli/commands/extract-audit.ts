@@ -86,7 +86,7 @@ export function registerExtractAudit(program: Command): void {
     const rulesUsed = new Map<string, number>();
     for (const o of judged ?? rules) if (o.extraction) rulesUsed.set(o.extraction.rule, (rulesUsed.get(o.extraction.rule) ?? 0) + 1);
     out.push(renderTable({ title: '\nRule that decided each item', headers: ['rule', 'items'], rows: [...rulesUsed.entries()].sort((a, b) => b[1] - a[1]).map(([r, c]) => [r, String(c)]), numeric: [false, true] }, 'table'));
-    if (!judge) out.push('\nNo judge: give --judge <spec> to see what a judge model would read of the unreadable items.');
+    if (!judge) out.push('\nNo judge: give --judge <spec> to see what a judge model would read of the unparseable items.');
     process.stdout.write(`${out.join('\n')}\n`);
     if (judge && judge.stats.asked > 0) process.stderr.write(judgeStatsLine(judge));
   });

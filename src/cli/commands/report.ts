@@ -2,12 +2,14 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveImagePath } from '../../dataset/image-path.js';
-import { TASK_NAMES } from '../../core/question.js';
+import { inPaperOrder } from '../../core/question.js';
 import { accuracyBarSpec, kappaHeatmapSpec, overallBarSpec, renderSvg } from '../../report/charts.js';
 import { renderHtmlReport, type ReportAnswer, type ReportComparison, type ReportItem } from '../../report/html.js';
 import { compareRuns } from '../../score/paired.js';
 import { selectImages } from '../../prompt/build-prompt.js';
-import { agreementOn, describePolicy } from '../../score/agreement-matrix.js';
+import type { Estimate } from '../../score/intervals.js';
+import { cellInterval, overallInterval } from '../../score/results.js';
+import { agreementOn, describePolicy, FEW_KAPPA_ITEMS, UNDEFINED_KAPPA_NOTE } from '../../score/agreement-matrix.js';
 import { openSavedRun } from '../run-folder.js';
 import { scoreRun, type ScoredRun } from '../score-run.js';
 
@@ -26,6 +28,8 @@ async function imageDataUrl(path: string, side: number, cache: Map<string, strin
   }
   return url;
 }
+
+const shown = (e: Estimate) => ({ accuracy: e.value, lo: e.lo, hi: e.hi });
 
 /** Ranking with tiers and every pair's paired difference, on the questions all runs answered (as `cxrbench compare`). */
 function pairedComparison(scored: ScoredRun[], label: (i: number) => string): ReportComparison {
@@ -47,18 +51,19 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   // Two runs of one model (another prompt, another seed) are told apart by their folders.
   const label = (i: number) => (runs.some((_, j) => j !== i && name(j) === name(i)) ? `${name(i)} (${basename(resolve(dirs[i]!))})` : name(i));
   const subject = runs[0]!;
-  const bars = scored.flatMap((s, i) => Object.entries(s.results.byTask).map(([task, c]) => ({ run: label(i), group: task, accuracy: c.bootstrap.value, lo: c.bootstrap.lo, hi: c.bootstrap.hi })));
-  const taskOrder = [...TASK_NAMES.filter((t) => bars.some((b) => b.group === t)), ...[...new Set(bars.map((b) => b.group))].filter((g) => !(TASK_NAMES as readonly string[]).includes(g)).sort()];
-  const overall = scored.map((s, i) => ({ run: label(i), accuracy: s.results.rexrankOverall.value, lo: s.results.rexrankOverall.lo, hi: s.results.rexrankOverall.hi }));
+  // The whiskers are the summary table's intervals (cellInterval: the study bootstrap, or Wilson's where it has no spread).
+  const bars = scored.flatMap((s, i) => Object.entries(s.results.byTask).map(([task, c]) => ({ run: label(i), group: task, ...shown(cellInterval(c)) })));
+  const taskOrder = inPaperOrder(bars.map((b) => b.group));
+  const overall = scored.map((s, i) => ({ run: label(i), ...shown(overallInterval(s.results.rexrankOverall, s.results.byTask)) }));
   let kappaSvg: string | null = null;
   let kappaNote = 'Give more runs (models, baselines, readers) to see their pairwise agreement.';
   if (runs.length >= 2) {
     const raters = scored.map((s, i) => ({ name: label(i), answers: new Map(s.items.map((it) => [it.question.id, it.outcome.predicted])) }));
     const items = [...new Set(raters.flatMap((r) => [...r.answers.keys()]))];
     const table = agreementOn(raters, items, 'pairwise');
-    kappaSvg = await renderSvg(kappaHeatmapSpec(raters.map((r) => r.name), table.cohen));
+    kappaSvg = await renderSvg(kappaHeatmapSpec(raters.map((r) => r.name), table.cohen, table.pairN));
     const ns = table.pairN.flatMap((row, i) => row.filter((_, j) => j > i));
-    kappaNote = `Cohen's κ on ${items.length} questions, ${describePolicy('pairwise')} (n per pair ${Math.min(...ns)}–${Math.max(...ns)}). Fleiss' κ ${table.fleiss.toFixed(3)} on ${table.fleissN} questions.`;
+    kappaNote = `Cohen's κ on ${items.length} questions, ${describePolicy('pairwise')} (n per pair ${Math.min(...ns)}–${Math.max(...ns)}); cells on fewer than ${FEW_KAPPA_ITEMS} questions are grey, and ${UNDEFINED_KAPPA_NOTE}. Fleiss' κ ${table.fleiss === null ? '— (undefined)' : table.fleiss.toFixed(3)} on ${table.fleissN} questions.`;
   }
   const cache = new Map<string, string>();
   const baseDir = dirname(subject.manifest.dataset.path);

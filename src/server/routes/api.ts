@@ -12,7 +12,7 @@ import { openApiDocument } from '../openapi.js';
 
 /** A leaderboard row as the API gives it: aggregates only. */
 export function publicRow(r: LeaderboardRow) {
-  return { id: r.id, rank: r.rank, tier: r.tier, kind: r.kind, model: r.model, team: r.team, overall: r.overall, micro: r.micro, n: r.n, unparseable: r.unparseable, metrics: r.metrics, reported: r.reported, createdAt: r.createdAt };
+  return { id: r.id, rank: r.rank, tier: r.tier, unranked: r.unranked, kind: r.kind, model: r.model, team: r.team, overall: r.overall, micro: r.micro, n: r.n, unparseable: r.unparseable, metrics: r.metrics, reported: r.reported, createdAt: r.createdAt };
 }
 
 function benchmarkJson(b: Awaited<ReturnType<typeof listBenchmarks>>[number]) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { modelCardFromForm } from '../../board/model-card.js';
 import { retrySubmission, submitPredictions } from '../../board/submit.js';
+import { isRrgMetrics } from '../../board/rrg-ranking.js';
 import { benchmarkBySlug, listBenchmarks } from '../../store/benchmarks.js';
 import { entryById, submissionStatus, teamSubmissions } from '../../store/submissions.js';
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
@@ -10,7 +11,7 @@ import { readUpload, UploadError } from '../upload.js';
 import { attributes, html, plural, type Html } from '../views/html.js';
 import { layout, pct } from '../views/layout.js';
 import { categoriesPage, defaultDirection, entryPage, leaderboardPage, problemsList, SORT_KEYS, type SortKey } from '../views/pages.js';
-import { rankingLabel, rrgEntryPage, rrgLeaderboardPage } from '../views/rrg-pages.js';
+import { rrgEntryPage, rrgLeaderboardPage, rrgPlacement } from '../views/rrg-pages.js';
 
 function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200, refreshSeconds?: number): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body, refreshSeconds ? { refreshSeconds } : {}));
@@ -170,12 +171,11 @@ ${rows.map((s) => html`<tr><td>${s.created_at.slice(0, 16).replace('T', ' ')}</t
     const model = (JSON.parse(s.model_json) as { name: string }).name;
     const rows = s.state === 'scored' ? await ctx.boards.rows(s.benchmark_id) : [];
     const mine = rows.find((r) => r.id === s.id);
-    const rrgLabel = mine && (mine.metrics as unknown as { kind?: string } | null)?.kind === 'rrg' ? rankingLabel([mine]).column : null;
-    const placed = mine ? { rank: mine.rank, tier: mine.tier, overall: mine.overall, total: rankedCount(rows), rrg: rrgLabel } : null;
+    const rrg = mine !== undefined && isRrgMetrics(mine.metrics);
     return page(reply, request, `Submission ${model}`, html`<h1>${model} on ${s.title}</h1>
 <p id="state" class="state-${s.state}" role="status"><strong>${STATE_TEXT[s.state] ?? s.state}</strong>${s.error ? html` ${s.error}` : ''}</p>
 ${pending ? html`<p class="help">This page refreshes itself every 2 seconds. You may leave it: the submission stays in <a href="/submissions">My submissions</a>.</p>` : ''}
-${placed ? html`<p id="placed" role="status">Ranked <strong>${placed.rank ?? '—'} of ${placed.total}</strong>${placed.rrg ? html`, ${placed.rrg} ${placed.overall.toFixed(3)}.` : html` (tier ${placed.tier ?? '—'}), overall ${pct(placed.overall)}%.`}</p>` : ''}
+${mine ? html`<p id="placed" role="status">${rrg ? rrgPlacement(mine, rankedCount(rows)) : html`Ranked <strong>${mine.rank ?? '—'} of ${rankedCount(rows)}</strong> (tier ${mine.tier ?? '—'}), overall ${pct(mine.overall)}%.`}</p>` : ''}
 ${s.state === 'scored' ? html`<p><a href="/entries/${s.id}" id="entry-link">See the entry on the leaderboard</a></p>` : ''}
 ${s.state === 'failed' ? html`<form method="post" action="/submissions/${s.id}/retry"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Retry</button></form>` : ''}
 <dl class="card"><dt>File</dt><dd>${s.file_name} (${Math.ceil(s.byte_size / 1024)} KB)</dd><dt>Uploaded</dt><dd>${s.created_at.slice(0, 19).replace('T', ' ')} UTC</dd>

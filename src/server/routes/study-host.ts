@@ -171,7 +171,7 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
     // Own keys only: "constructor" or "__proto__" name no task.
     const table = task ? (Object.hasOwn(report.results.agreementByTask, task) ? report.results.agreementByTask[task] : undefined) : report.results.agreement;
     if (!table) return reply.code(404).send({ error: 'not-found', message: 'no such task in this study' });
-    return reply.type('image/svg+xml').header('cache-control', 'no-store').send(await renderSvg(kappaHeatmapSpec(report.raters.map((r) => r.name), table.cohen)));
+    return reply.type('image/svg+xml').header('cache-control', 'no-store').send(await renderSvg(kappaHeatmapSpec(report.raters.map((r) => r.name), table.cohen, table.pairN)));
   });
 
   app.get<{ Params: { id: string } }>('/studies/:id/results/accuracy.svg', async (request, reply) => {

@@ -1,6 +1,8 @@
 import { TIE_BREAK, type LeaderboardRow } from '../../board/leaderboard.js';
 import type { SubmissionProblem } from '../../board/score-submission.js';
-import { TASK_NAMES } from '../../core/question.js';
+import { inPaperOrder, TASK_NAMES } from '../../core/question.js';
+import { NO_SPREAD_NOTE, NO_SPREAD_OVERALL_NOTE, type IntervalMethod } from '../../score/intervals.js';
+import { cellInterval, overallInterval, type CellResult } from '../../score/results.js';
 import type { Benchmark } from '../../store/benchmarks.js';
 import { html, plural, safeLink, type Html } from './html.js';
 import { pct } from './layout.js';
@@ -14,7 +16,7 @@ export const SORT_KEYS = ['overall', 'micro', 'unparseable', 'name', 'size', 'da
 export type SortKey = (typeof SORT_KEYS)[number];
 export type SortDirection = 'asc' | 'desc';
 
-/** A column's first order: best first (highest accuracy, fewest failed extractions), names A→Z, newest and largest first. */
+/** A column's first order: best first (highest accuracy, fewest unparseable), names A→Z, newest and largest first. */
 export function defaultDirection(key: SortKey): SortDirection {
   return key === 'name' || key === 'unparseable' ? 'asc' : 'desc';
 }
@@ -53,10 +55,15 @@ function badge(row: LeaderboardRow): Html {
   return html``;
 }
 
-function interval(e: { value: number; lo: number; hi: number } | undefined): Html {
+/** An accuracy and its interval; † (explained on the page) where Wilson's stands in for a study bootstrap without spread. */
+function interval(e: { value: number; lo: number; hi: number; method?: IntervalMethod } | undefined): Html {
   if (!e) return html`—`;
-  return html`${pct(e.value)}<span class="ci"> ${pct(e.lo)}–${pct(e.hi)}</span>`;
+  const fallback = e.method !== undefined && e.method !== 'study-bootstrap';
+  return html`${pct(e.value)}<span class="ci"> ${pct(e.lo)}–${pct(e.hi)}${fallback ? html`<span title="the study bootstrap has no spread here: Wilson's interval">†</span>` : ''}</span>`;
 }
+
+/** The interval the leaderboard shows for a cell (the same as `cxrbench report` for the run): study bootstrap, or Wilson's without spread. */
+const shown = (cell: CellResult | undefined) => (cell ? cellInterval(cell) : undefined);
 
 /**
  * A sortable column's header cell: a link that sorts by it (in the URL, so a sorted board can be shared), an
@@ -82,18 +89,18 @@ export function leaderboardPage(benchmark: Benchmark, rows: LeaderboardRow[], so
   return html`<h1>${benchmark.title}</h1>
 <p class="meta">Version ${benchmark.version} · ${benchmark.item_count} hidden questions · test set sha256 <code>${benchmark.content_sha256.slice(0, 16)}…</code> ·
 ${benchmark.is_open ? 'open for submissions' : 'closed'} · <a href="/b/${benchmark.slug}/categories">per category</a> · <a href="/b/${benchmark.slug}/submit">submit</a></p>
-<p class="help">Overall is ReXrank's (the mean of the five task accuracies) with a 95% study-bootstrap interval; micro is accuracy over all questions with a 95% Wilson interval; all in %.
-Failed extractions are answers no rule could read (counted wrong). Entries in one tier are not significantly different from the tier's first entry (exact McNemar, α = 0.05). ${TIE_BREAK}</p>
+<p class="help" id="intervals-note">Overall is ReXrank's (the mean of the five task accuracies); micro is accuracy over all questions; all in %, each with its 95% study-bootstrap interval (studies resampled: a study's questions share its images) — the interval <code>cxrbench report</code> shows for the same run. ${NO_SPREAD_NOTE} (${NO_SPREAD_OVERALL_NOTE}).
+Unparseable: answers no rule could read — the paper's “failed extractions” — counted wrong. Entries in one tier are not significantly different from the tier's first entry (exact McNemar, α = 0.05). ${TIE_BREAK}</p>
 <div class="table-scroll"><table class="board" id="leaderboard"><thead><tr>
-<th scope="col" class="num">Tier</th><th scope="col" class="num">#</th>${head('name', 'Model')}<th scope="col">Team</th>
+<th scope="col" class="num">Tier</th><th scope="col" class="num">#</th>${head('name', 'Model')}
 ${head('overall', 'Overall')}${head('micro', 'Micro')}
 ${TASK_NAMES.map((t) => head(t, TASK_SHORT[t] ?? t))}
-${head('unparseable', 'Failed extractions')}<th scope="col">Open weights</th>${head('size', 'Size (B)')}${head('date', 'Date')}</tr></thead><tbody>
+${head('unparseable', 'Unparseable')}<th scope="col">Team</th><th scope="col">Open weights</th>${head('size', 'Size (B)')}${head('date', 'Date')}</tr></thead><tbody>
 ${sorted.map((r) => html`<tr class="${r.kind}" data-id="${r.id}"><td class="num">${r.tier ?? '—'}</td><td class="num">${r.rank ?? '—'}</td>
-<td><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td><td>${r.team ?? '—'}</td>
-<td class="num">${r.metrics ? interval(r.metrics.rexrankOverall) : pct(r.overall)}</td><td class="num">${r.metrics ? interval(r.metrics.overall.accuracy) : '—'}</td>
-${TASK_NAMES.map((t) => html`<td class="num">${r.metrics ? interval(r.metrics.byTask[t]?.accuracy) : pct(r.reported?.byTask[t])}</td>`)}
-<td class="num">${r.unparseable}${r.n ? html`<span class="ci"> of ${r.n}</span>` : ''}</td><td>${openWeights(r)}</td>
+<td class="model"><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td>
+<td class="num">${r.metrics ? interval(overallInterval(r.metrics.rexrankOverall, r.metrics.byTask)) : pct(r.overall)}</td><td class="num">${r.metrics ? interval(shown(r.metrics.overall)) : '—'}</td>
+${TASK_NAMES.map((t) => html`<td class="num">${r.metrics ? interval(shown(r.metrics.byTask[t])) : pct(r.reported?.byTask[t])}</td>`)}
+<td class="num">${r.unparseable}${r.n ? html`<span class="ci"> of ${r.n}</span>` : ''}</td><td>${r.team ?? '—'}</td><td>${openWeights(r)}</td>
 <td class="num">${r.model.parametersBillion ?? '—'}</td><td class="num">${r.model.date ?? '—'}</td></tr>`)}
 </tbody></table></div>${rows.length === 0 ? html`<p class="empty">No entries yet: be the first to <a href="/b/${benchmark.slug}/submit">submit</a>.</p>` : ''}`;
 }
@@ -128,17 +135,17 @@ export function entryPage(entry: { slug: string; title: string; version: string;
   return html`<h1>${m.name}${badge(row)}</h1>
 <dl class="card">${fact('Benchmark', html`<a href="/b/${entry.slug}">${entry.title}</a> (version ${entry.version})`)}
 ${fact('Rank', row.rank === null ? null : html`${row.rank} of ${total}, tier ${row.tier ?? '—'}`)}
-${fact('Overall (ReXrank)', row.metrics ? interval(row.metrics.rexrankOverall) : pct(row.overall))}
-${fact('Micro accuracy', row.metrics ? interval(row.metrics.overall.accuracy) : null)}
-${fact('Failed extractions', `${row.unparseable}${row.n ? ` of ${row.n}` : ''}`)}
-${row.metrics ? fact('Answers read', `${row.metrics.overall.readByRule ?? row.metrics.overall.correct + row.metrics.overall.wrong} by the rules (${row.metrics.settings.extractor}), ${row.metrics.overall.readByJudge ?? 0} by a judge (none: the board reads by rules only), ${row.unparseable} unreadable`) : ''}
+${fact('Overall (ReXrank), 95% study bootstrap', row.metrics ? interval(overallInterval(row.metrics.rexrankOverall, row.metrics.byTask)) : pct(row.overall))}
+${fact('Micro accuracy, 95% study bootstrap', row.metrics ? interval(shown(row.metrics.overall)) : null)}
+${fact('Unparseable', `${row.unparseable}${row.n ? ` of ${row.n}` : ''}`)}
+${row.metrics ? fact('Answers read', `${row.metrics.overall.readByRule ?? row.metrics.overall.correct + row.metrics.overall.wrong} by the rules (${row.metrics.settings.extractor}), ${row.metrics.overall.readByJudge ?? 0} by a judge (none: the board reads by rules only), ${row.unparseable} unparseable`) : ''}
 ${baseline ? fact('What it is', 'a baseline shipped with cxrbench, not a model: it is shown to set the floor, and claims no weights, size or release') : html`${fact('Team', entry.team)}${fact('Organisation', m.organisation)}
 ${fact('Model URL', m.url ? safeLink(m.url, m.url) : null)}${fact('Paper', m.paper ? safeLink(m.paper, m.paper) : null)}
 ${fact('Open weights', m.openWeights ? 'yes' : 'no')}${fact('Parameters', m.parametersBillion !== undefined ? `${m.parametersBillion} billion` : null)}
 ${fact('Release date', m.date)}`}
 ${fact('Submitted', `${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC`)}</dl>
-${row.metrics ? html`<h2>Per task</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Task</th><th scope="col" class="num">n</th><th scope="col" class="num">Accuracy (95% Wilson)</th><th scope="col" class="num">95% study bootstrap</th><th scope="col" class="num">Failed extractions</th></tr></thead><tbody>
-${Object.entries(row.metrics.byTask).map(([t, c]) => html`<tr><th scope="row">${t}</th><td class="num">${c.n}</td><td class="num">${interval(c.accuracy)}</td><td class="num">${interval(c.bootstrap)}</td><td class="num">${c.unparseable}</td></tr>`)}</tbody></table></div>` : ''}
+${row.metrics ? html`<h2>Per task</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Task</th><th scope="col" class="num">n</th><th scope="col" class="num">Accuracy (95% Wilson)</th><th scope="col" class="num">95% study bootstrap</th><th scope="col" class="num">Unparseable</th></tr></thead><tbody>
+${inPaperOrder(Object.keys(row.metrics.byTask)).map((t) => [t, row.metrics!.byTask[t]!] as const).map(([t, c]) => html`<tr><th scope="row">${t}</th><td class="num">${c.n}</td><td class="num">${interval(c.accuracy)}</td><td class="num">${interval(cellInterval(c))}</td><td class="num">${c.unparseable}</td></tr>`)}</tbody></table></div><p class="help">${NO_SPREAD_NOTE}.</p>` : ''}
 ${m.prompt ? html`<h2>Prompt</h2><pre>${m.prompt}</pre>` : ''}${m.notes ? html`<h2>Notes</h2><p>${m.notes}</p>` : ''}`;
 }
 

@@ -6,24 +6,30 @@ import { versionContent } from '../../review/version.js';
 import { attributes, html, plural, type Html } from './html.js';
 import { pct } from './layout.js';
 import { STATUS_LABEL } from './review-views.js';
+import { FEW_KAPPA_ITEMS, UNDEFINED_KAPPA_NOTE, undefinedKappaReason } from '../../score/agreement-matrix.js';
 
 const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
-const kappa = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(2));
 
 /** How many items a figure is over, when fewer than the pair decided (a rejection may leave a rating out). */
 const fewer = (n: number, of: number) => (n < of ? html` <span class="ci">n ${n}</span>` : '');
 
+/** A kappa cell on `n` items: "—" with the reason when undefined; greyed then or on fewer than FEW_KAPPA_ITEMS items, as the help says; its n shown when fewer than the pair's `of`. */
+function kappaCell(x: number | null, n: number, of = n): Html {
+  const why = x === null ? undefinedKappaReason(n) : n < FEW_KAPPA_ITEMS ? `fewer than ${FEW_KAPPA_ITEMS} items: read with care` : undefined;
+  return html`<td${attributes({ class: why ? 'num few' : 'num', title: why })}>${x === null ? '—' : x.toFixed(2)}${fewer(n, of)}</td>`;
+}
+
 function ratingCells(r: RatingAgreement, pairN: number): Html {
-  return html`<td class="num">${kappa(r.kappa)}${fewer(r.n, pairN)}</td><td class="num">${pct(r.exact)}</td><td class="num">${Number.isNaN(r.meanAbsDiff) ? '—' : r.meanAbsDiff.toFixed(2)}</td>`;
+  return html`${kappaCell(r.kappa, r.n, pairN)}<td class="num">${pct(r.exact)}</td><td class="num">${r.meanAbsDiff === null ? '—' : r.meanAbsDiff.toFixed(2)}</td>`;
 }
 
 function agreementTable(report: ReviewReport): Html {
   if (report.agreement.length === 0) return html`<p class="empty">Agreement needs items assigned to two reviewers (cxrbench review create … --per-item 2).</p>`;
   const ratings = Object.entries(RATINGS) as [RatingName, string][];
-  return html`<p class="help">Over the items both reviewers of a pair decided (n). Cohen's kappa on the decision (accept, edit, reject), on the difficulty, and on each rating taken as five categories; for ratings also the share rated exactly alike and the mean absolute difference. A rejection may leave the ratings and difficulty out: those figures are then over the items both rated (their n is shown beside the kappa).</p>
+  return html`<p class="help">Over the items both reviewers of a pair decided (n). Cohen's kappa on the decision (accept, edit, reject), on the difficulty, and on each rating taken as five categories; for ratings also the share rated exactly alike and the mean absolute difference. A rejection may leave the ratings and difficulty out: those figures are then over the items both rated (their n is shown beside the kappa). Kappa on fewer than ${FEW_KAPPA_ITEMS} items is greyed, and ${UNDEFINED_KAPPA_NOTE}.</p>
 <div class="table-scroll" role="region" tabindex="0" aria-label="Agreement between reviewers"><table class="board" id="agreement"><thead><tr><th rowspan="2" scope="col">Reviewers</th><th rowspan="2" scope="col" class="num">n</th><th colspan="2" scope="colgroup">Decision</th><th rowspan="2" scope="col" class="num">Difficulty κ</th>${ratings.map(([, label]) => html`<th colspan="3" scope="colgroup">${label}</th>`)}</tr>
 <tr><th scope="col" class="num">κ</th><th scope="col" class="num">exact %</th>${ratings.map(() => html`<th scope="col" class="num">κ</th><th scope="col" class="num">exact %</th><th scope="col" class="num">mean |Δ|</th>`)}</tr></thead><tbody>
-${report.agreement.map((p) => html`<tr><td>${p.names[0]} · ${p.names[1]}</td><td class="num">${p.n} <span class="ci">of ${p.shared}</span></td><td class="num">${kappa(p.decision.kappa)}</td><td class="num">${pct(p.decision.exact)}</td><td class="num">${kappa(p.difficulty.kappa)}${fewer(p.difficulty.n, p.n)}</td>${ratings.map(([name]) => ratingCells(p.ratings[name], p.n))}</tr>`)}
+${report.agreement.map((p) => html`<tr><td>${p.names[0]} · ${p.names[1]}</td><td class="num">${p.n} <span class="ci">of ${p.shared}</span></td>${kappaCell(p.decision.kappa, p.decision.n, p.n)}<td class="num">${pct(p.decision.exact)}</td>${kappaCell(p.difficulty.kappa, p.difficulty.n, p.n)}${ratings.map(([name]) => ratingCells(p.ratings[name], p.n))}</tr>`)}
 </tbody></table></div>`;
 }
 

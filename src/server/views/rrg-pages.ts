@@ -1,5 +1,6 @@
 import type { LeaderboardRow } from '../../board/leaderboard.js';
 import type { RrgEntryMetrics } from '../../board/rrg-entries.js';
+import { RRG_NOT_RANKED, RRG_RANKING_METRIC, rrgRankingKey } from '../../board/rrg-ranking.js';
 import type { MetricSummary } from '../../rrg/score-reports.js';
 import type { Benchmark } from '../../store/benchmarks.js';
 import { html, type Html } from './html.js';
@@ -39,43 +40,64 @@ function badge(row: LeaderboardRow): Html {
 }
 
 /**
- * What the board ranks by, in words, from its verified entries. An entry is ranked by its 1/RadCliQ-v1 when the
- * model metrics were computed, else by BLEU-2; a board should not mix the two (a scoring service added later:
- * rescore), and the note says when it does.
+ * What the board ranks by, in words, from its verified entries: 1/RadCliQ-v1, always — never BLEU-2. Entries
+ * scored without the model-based metrics (no scoring service) have no rank, and the note says where they are.
  */
-export function rankingLabel(rows: readonly LeaderboardRow[]): { column: string; note: string } {
-  const by = new Set(rows.map((r) => metricsOf(r)?.ranking.by).filter(Boolean));
-  if (by.size === 1 && by.has('bleu')) return { column: 'BLEU-2', note: 'Ranked by BLEU-2: this board has no scoring service for the model-based metrics, so RadCliQ-v1 (ReXrank\'s ranking) cannot be computed here.' };
-  if (by.has('bleu')) return { column: '1/RadCliQ-v1 or BLEU-2', note: 'Entries scored with the model-based metrics are ranked by 1/RadCliQ-v1, those scored without them by BLEU-2: the two are not comparable, so rescore the older entries.' };
-  if (by.has('radcliq')) return { column: '1/RadCliQ-v1 or RadCliQ-v1', note: 'Ranked by 1/RadCliQ-v1; where the mean RadCliQ-v1 is ≤ 0 its reciprocal means nothing, so the row shows RadCliQ-v1 itself (marked).' };
-  return { column: '1/RadCliQ-v1', note: 'Ranked by 1/RadCliQ-v1 (the reciprocal of the mean RadCliQ-v1 over studies), as ReXrank ranks.' };
+export function rankingNote(verified: readonly LeaderboardRow[]): string {
+  const unranked = verified.filter((r) => r.unranked).length;
+  const base = `Ranked by ${RRG_RANKING_METRIC} (the reciprocal of the mean RadCliQ-v1 over studies), as ReXrank ranks.`;
+  const belowZero = verified.some((r) => metricsOf(r)?.ranking.by === 'radcliq') ? ' Where an entry\'s mean RadCliQ-v1 is ≤ 0 its reciprocal means nothing: the row shows RadCliQ-v1 itself (marked) and ranks above every positive mean (lower RadCliQ-v1 is better).' : '';
+  if (unranked === 0) return base + belowZero;
+  const why = unranked === verified.length
+    ? 'This board has no scoring service for the model-based metrics, so no entry here has it'
+    : `${unranked} of ${verified.length} entries were scored without the model-based metrics (rescore them with a scoring service to rank them)`;
+  return `${base}${belowZero} ${why}: they are listed under “Not ranked: ${RRG_NOT_RANKED}”, by BLEU-2, after every row that has ${RRG_RANKING_METRIC} — never ranked by another metric.`;
 }
 
-/** The report-generation leaderboard: ranking value, BLEU-2 and ROUGE-L with intervals, model columns when computed. */
+/** Where an entry stands, in words, for its submission page: its rank and ranking value, or why it has none. */
+export function rrgPlacement(row: LeaderboardRow, ranked: number): Html {
+  const m = metricsOf(row);
+  if (row.rank === null || !m) return html`Not ranked: <strong>${row.unranked ?? 'no rank'}</strong> (scored without the model-based metrics); BLEU-2 ${value(m?.metrics.bleu?.mean)}.`;
+  return html`Ranked <strong>${row.rank} of ${ranked}</strong> by ${RRG_RANKING_METRIC}: ${m.ranking.by === 'radcliq' ? html`RadCliQ-v1 ${value(m.ranking.value)} (its mean is ≤ 0)` : value(m.ranking.value)}.`;
+}
+
+function rankingCell(row: LeaderboardRow): Html {
+  const m = metricsOf(row);
+  if (!m) return html`<td class="num">${value(reportedOf(row)?.inv_radcliq_v1)}</td>`;
+  if (row.unranked) return html`<td class="num"><span class="ci" title="needs the model-based metrics">not computed</span></td>`;
+  return html`<td class="num">${value(m.ranking.value)}${m.ranking.by === 'radcliq' ? html` <span class="ci">(RadCliQ-v1: its mean is ≤ 0)</span>` : ''}</td>`;
+}
+
+/**
+ * The report-generation leaderboard: rank, model and the ranking metric first (what a phone shows), then BLEU-2
+ * and ROUGE-L with intervals, model columns when computed, and the team. Three groups: ranked entries, published
+ * rows, and the rows without 1/RadCliQ-v1 ("Not ranked"), whose label stays in view when the table scrolls.
+ */
 export function rrgLeaderboardPage(benchmark: Benchmark, rows: LeaderboardRow[]): Html {
   const verified = rows.filter((r) => r.kind !== 'reported');
   const reported = rows.filter((r) => r.kind === 'reported');
-  const label = rankingLabel(verified);
   const modelColumns = MODEL_COLUMNS.filter(([key]) => verified.some((r) => metricsOf(r)?.metrics[key]) || reported.some((r) => reportedOf(r)?.[key] !== null && reportedOf(r)?.[key] !== undefined));
   const publishedColumns = PUBLISHED_ONLY.filter(([key]) => reported.some((r) => reportedOf(r)?.[key] !== null && reportedOf(r)?.[key] !== undefined));
+  const columns = 7 + modelColumns.length + publishedColumns.length;
+  const line = (r: LeaderboardRow) => {
+    const m = metricsOf(r);
+    const p = reportedOf(r);
+    return html`<tr class="${r.kind}" data-id="${r.id}"><td class="num">${r.rank ?? '—'}</td><td class="model">${m ? html`<a href="/entries/${r.id}">${r.model.name}</a>` : r.model.name}${badge(r)}</td>${rankingCell(r)}
+<td class="num">${m ? withInterval(m.metrics.bleu) : value(p?.bleu)}</td><td class="num">${m ? withInterval(m.metrics.rouge_l) : '—'}</td>
+${modelColumns.map(([key]) => html`<td class="num">${m ? withInterval(m.metrics[key]) : value(p?.[key])}</td>`)}${publishedColumns.map(([key]) => html`<td class="num">${m ? '—' : value(p?.[key])}</td>`)}<td class="num">${m ? html`${m.emptyPredictions}<span class="ci"> of ${m.n}</span>` : '—'}</td><td>${m ? (r.team ?? '—') : (r.team ?? r.model.organisation ?? '—')}</td></tr>`;
+  };
+  const ranked = rows.filter((r) => r.rank !== null);
+  const published = rows.filter((r) => r.kind === 'reported' && rrgRankingKey(r) !== null);
+  const notRanked = rows.filter((r) => r.rank === null && !published.includes(r));
   return html`<h1>${benchmark.title}</h1>
 <p class="meta">Report generation · track ${benchmark.track === 'findings' ? 'Findings' : 'Findings + Impression'} · version ${benchmark.version} · ${benchmark.item_count} studies with hidden reference reports · sha256 <code>${benchmark.content_sha256.slice(0, 16)}…</code> ·
 ${benchmark.is_open ? 'open for submissions' : 'closed'} · <a href="/b/${benchmark.slug}/submit">submit</a></p>
-<p class="help">${label.note} Every metric is the mean over studies of a per-study score, with a 95% bootstrap interval over studies. BLEU-2 is computed exactly as ReXrank does; model-based columns appear only when this board's scoring service computes them. Reported rows are published figures, not verified here, listed after the ranked entries.</p>
-<div class="table-scroll"><table class="board" id="leaderboard"><thead><tr><th scope="col" class="num">#</th><th scope="col">Model</th><th scope="col">Team</th><th scope="col" class="num">1/RadCliQ-v1</th><th scope="col" class="num">BLEU-2</th><th scope="col" class="num">ROUGE-L</th>
-${modelColumns.map(([, name]) => html`<th scope="col" class="num">${name}</th>`)}${publishedColumns.map(([, name]) => html`<th scope="col" class="num">${name}</th>`)}<th scope="col" class="num">Empty reports</th></tr></thead><tbody>
-${verified.map((r) => {
-    const m = metricsOf(r)!;
-    return html`<tr class="${r.kind}" data-id="${r.id}"><td class="num">${r.rank ?? '—'}</td><td><a href="/entries/${r.id}">${r.model.name}</a>${badge(r)}</td><td>${r.team ?? '—'}</td>
-<td class="num">${m.ranking.by === 'bleu' ? html`<span class="ci" title="needs the model-based metrics">not computed</span>` : html`${value(m.ranking.value)}${m.ranking.by === 'radcliq' ? html` <span class="ci">(RadCliQ-v1: its mean is ≤ 0)</span>` : ''}`}</td><td class="num">${withInterval(m.metrics.bleu)}</td><td class="num">${withInterval(m.metrics.rouge_l)}</td>
-${modelColumns.map(([key]) => html`<td class="num">${withInterval(m.metrics[key])}</td>`)}${publishedColumns.map(() => html`<td class="num">—</td>`)}<td class="num">${m.emptyPredictions}<span class="ci"> of ${m.n}</span></td></tr>`;
-  })}
-${reported.map((r) => {
-    const p = reportedOf(r)!;
-    return html`<tr class="reported" data-id="${r.id}"><td class="num">—</td><td>${r.model.name}${badge(r)}</td><td>${r.team ?? r.model.organisation ?? '—'}</td>
-<td class="num">${value(p.inv_radcliq_v1)}</td><td class="num">${value(p.bleu)}</td><td class="num">—</td>${modelColumns.map(([key]) => html`<td class="num">${value(p[key])}</td>`)}${publishedColumns.map(([key]) => html`<td class="num">${value(p[key])}</td>`)}<td class="num">—</td></tr>`;
-  })}
-</tbody></table></div>${rows.length === 0 ? html`<p class="empty">No entries yet: be the first to <a href="/b/${benchmark.slug}/submit">submit</a>.</p>` : ''}`;
+<p class="help" id="ranking-note">${rankingNote(verified)} Every metric is the mean over studies of a per-study score, with a 95% bootstrap interval over studies. BLEU-2 is computed exactly as ReXrank does; model-based columns appear only when this board's scoring service computes them. Reported rows are published figures, not verified here, listed after the ranked entries.</p>
+<div class="table-scroll"><table class="board" id="leaderboard"><thead><tr><th scope="col" class="num">#</th><th scope="col">Model</th><th scope="col" class="num">${RRG_RANKING_METRIC}</th><th scope="col" class="num">BLEU-2</th><th scope="col" class="num">ROUGE-L</th>
+${modelColumns.map(([, name]) => html`<th scope="col" class="num">${name}</th>`)}${publishedColumns.map(([, name]) => html`<th scope="col" class="num">${name}</th>`)}<th scope="col" class="num">Empty reports</th><th scope="col">Team</th></tr></thead>
+${ranked.length + published.length > 0 ? html`<tbody id="ranked">${[...ranked, ...published].map(line)}</tbody>` : ''}
+${notRanked.length > 0 ? html`<tbody id="not-ranked"><tr class="group"><th scope="rowgroup" colspan="${String(columns)}"><span class="group-label">Not ranked: ${RRG_NOT_RANKED} — listed by BLEU-2</span></th></tr>${notRanked.map(line)}</tbody>` : ''}
+</table></div>${rows.length === 0 ? html`<p class="empty">No entries yet: be the first to <a href="/b/${benchmark.slug}/submit">submit</a>.</p>` : ''}`;
 }
 
 /** One report-generation entry: every metric with its interval, what was not computed and why. */
@@ -83,7 +105,7 @@ export function rrgEntryPage(entry: { slug: string; title: string; version: stri
   const m = metricsOf(row);
   const p = reportedOf(row);
   return html`<h1>${row.model.name}${badge(row)}</h1>
-<dl class="card"><dt>Benchmark</dt><dd><a href="/b/${entry.slug}">${entry.title}</a> (version ${entry.version})</dd><dt>Rank</dt><dd>${row.rank === null ? '—' : `${row.rank} of ${total}`}</dd>
+<dl class="card"><dt>Benchmark</dt><dd><a href="/b/${entry.slug}">${entry.title}</a> (version ${entry.version})</dd><dt>Rank</dt><dd>${row.rank !== null ? `${row.rank} of ${total} by ${RRG_RANKING_METRIC}` : row.unranked ? `not ranked: ${row.unranked}` : '—'}</dd>
 <dt>Team</dt><dd>${entry.team ?? row.model.organisation ?? '—'}</dd><dt>Submitted</dt><dd>${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC</dd></dl>
 ${m ? html`<h2>Metrics</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Metric</th><th scope="col" class="num">Mean</th><th scope="col" class="num">95% bootstrap</th><th scope="col" class="num">Studies</th></tr></thead><tbody>
 ${Object.entries(m.metrics).map(([name, s]) => html`<tr><th scope="row">${name}</th><td class="num">${s!.mean.toFixed(4)}</td><td class="num">${s!.lo.toFixed(4)}–${s!.hi.toFixed(4)}</td><td class="num">${s!.n}</td></tr>`)}</tbody></table></div>

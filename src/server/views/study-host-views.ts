@@ -3,6 +3,7 @@ import type { ReportRater, StudyReport } from '../../study/study-report.js';
 import { exportNames } from '../../study/study-report.js';
 import { publishRefusal, type Study } from '../../store/studies.js';
 import type { StudyResults } from '../../study/results.js';
+import { FEW_KAPPA_ITEMS, UNDEFINED_KAPPA_NOTE, undefinedKappaReason, type AgreementTable } from '../../score/agreement-matrix.js';
 import { attributes, html, plural, type Html } from './html.js';
 import { pct } from './layout.js';
 import { TASK_SHORT } from './pages.js';
@@ -95,9 +96,16 @@ ${raters.map((r) => html`<tr class="${r.kind}"><td>${r.name}${r.kind === 'reader
 </tbody></table></div>`;
 }
 
-function kappaTable(names: string[], cohen: number[][], pairN: number[][], caption: string): Html {
+/** One kappa cell: its value or "—" (undefined), greyed with a reason when undefined or on fewer than FEW_KAPPA_ITEMS cases. */
+function kappaCell(kappa: number | null, n: number): Html {
+  const grey = kappa === null || n < FEW_KAPPA_ITEMS;
+  const why = kappa === null ? undefinedKappaReason(n) : n < FEW_KAPPA_ITEMS ? `fewer than ${FEW_KAPPA_ITEMS} cases: read with care` : undefined;
+  return html`<td${attributes({ class: grey ? 'num few' : 'num', title: why })}>${kappa === null ? '—' : kappa.toFixed(2)} <span class="ci">n=${n}</span></td>`;
+}
+
+function kappaTable(names: string[], table: AgreementTable, caption: string): Html {
   return html`<div class="table-scroll"><table class="board kappa"><caption>${caption}</caption><thead><tr><th></th>${names.map((n) => html`<th>${n}</th>`)}</tr></thead><tbody>
-${names.map((a, i) => html`<tr><th>${a}</th>${names.map((_, j) => html`<td${attributes({ class: pairN[i]![j]! < 10 ? 'num few' : 'num', title: pairN[i]![j]! < 10 ? 'fewer than 10 cases: read with care' : undefined })}>${Number.isNaN(cohen[i]![j]!) ? '—' : cohen[i]![j]!.toFixed(2)} <span class="ci">n=${pairN[i]![j]!}</span></td>`)}</tr>`)}</tbody></table></div>`;
+${names.map((a, i) => html`<tr><th>${a}</th>${names.map((_, j) => kappaCell(table.cohen[i]![j]!, table.pairN[i]![j]!))}</tr>`)}</tbody></table></div>`;
 }
 
 function raterOf(report: StudyReport, name: string): ReportRater | undefined {
@@ -126,10 +134,10 @@ ${report.readers.map((x) => {
     return html`<tr><td>${x.name}${x.revoked_at ? ' (revoked: left out of the results)' : incompleteBadge({ kind: 'reader', answered: x.answered }, report.items.length)}</td><td class="num">${x.time.cases}</td><td class="num">${x.time.medianS?.toFixed(1) ?? '—'}</td><td class="num">${x.time.meanS?.toFixed(1) ?? '—'}</td><td class="num">${(x.time.totalS / 60).toFixed(1)}</td><td class="num">${rated.length}</td><td class="num">${rated.length ? (rated.reduce((a, b) => a + b, 0) / rated.length).toFixed(1) : '—'}</td></tr>`;
   })}</tbody></table></div>
 <h3>Each reader's answers</h3>${report.readers.filter((x) => !x.revoked_at).map((x) => readerAnswersTable(report, raterOf(report, x.name)!))}
-<h2>Agreement (Cohen's kappa)</h2><p class="help">Each cell uses the cases both raters answered (n per cell); cells on fewer than 10 cases are greyed — kappa on a handful of cases says little. Fleiss' kappa of everyone: ${Number.isNaN(r.agreement.fleiss) ? '—' : r.agreement.fleiss.toFixed(2)} on ${r.agreement.fleissN} case(s).</p>
+<h2>Agreement (Cohen's kappa)</h2><p class="help">Each cell uses the cases both raters answered (n per cell); cells on fewer than ${FEW_KAPPA_ITEMS} cases are greyed — kappa on a handful of cases says little — and ${UNDEFINED_KAPPA_NOTE}. Fleiss' kappa of everyone: ${r.agreement.fleiss === null ? '— (undefined)' : r.agreement.fleiss.toFixed(2)} on ${r.agreement.fleissN} case(s).</p>
 ${names.length >= 2 ? html`<figure><img src="${base}/kappa.svg" alt="Heatmap of Cohen's kappa between every pair of readers and models (the numbers are in the table below)" id="kappa-heatmap"></figure>
-${kappaTable(names, r.agreement.cohen, r.agreement.pairN, 'All cases')}
-<h3>Per task</h3><div class="kappa-grid">${r.tasks.map((t) => html`<div class="kappa-task"><h4>${t}</h4><figure><img src="${base}/kappa.svg?task=${encodeURIComponent(t)}" alt="Kappa heatmap for ${t} (the numbers are in the table below it)"></figure>${kappaTable(names, r.agreementByTask[t]!.cohen, r.agreementByTask[t]!.pairN, t)}</div>`)}</div>` : html`<p class="empty">Agreement needs at least two raters.</p>`}
+${kappaTable(names, r.agreement, 'All cases')}
+<h3>Per task</h3><div class="kappa-grid">${r.tasks.map((t) => html`<div class="kappa-task"><h4>${t}</h4><figure><img src="${base}/kappa.svg?task=${encodeURIComponent(t)}" alt="Kappa heatmap for ${t} (the numbers are in the table below it)"></figure>${kappaTable(names, r.agreementByTask[t]!, t)}</div>`)}</div>` : html`<p class="empty">Agreement needs at least two raters.</p>`}
 <h2>Exports</h2><p class="help">Answer files <code>{id, answer, confidence, seconds}</code>, one per rater (a model has no confidence or time: null), and the key <code>{id, answer, task}</code>; compare them with <code>cxrbench agreement reader-*.jsonl model-*.jsonl --gold key.jsonl</code>.</p>
 <ul id="exports"><li><a href="/studies/${study.id}/export/key.jsonl">key.jsonl</a> (reference answers)</li>${exportNames(report.raters).map((file) => html`<li><a href="/studies/${study.id}/export/${file}">${file}</a></li>`)}</ul>`;
 }
