@@ -2,7 +2,7 @@
  * Benchmark: the leaderboard server under load (issues #5 and #10). A SQLite board with a 41,007-question hidden
  * set and 12 scored entries runs in its own process (`cxrbench serve`); autocannon in this process drives the
  * leaderboard page and the leaderboard API.
- * 1. Idle: goal ≥ 2,000 req/s with p99 < 50 ms on this 2-core machine.
+ * 1. Idle: goal ≥ 4,000 req/s with p99 < 25 ms on this 2-core machine (issue #22; #5 asked ≥ 2,000 and < 50 ms).
  * 2. While 41K-item uploads are scored back to back by the server's scoring thread: p99 < 50 ms on the page
  *    (before #10 a request waited for the whole scoring time).
  * 3. Scoring throughput: a web replica that scores nothing (`serve --workers 0`), a queue of 41K-item uploads,
@@ -169,7 +169,7 @@ async function main(): Promise<void> {
       row('scoring while uploads arrive: GET /b/rexvqa', arrivingRun.page),
       row('scoring while uploads arrive: GET /api/…/leaderboard', arrivingRun.api),
       '',
-      `idle goal ≥ 2,000 req/s and p99 < 50 ms: page ${(page.rps / 2000).toFixed(2)}× / p99 ${(page.p99 / 50).toFixed(2)}×; API ${(api.rps / 2000).toFixed(2)}× / p99 ${(api.p99 / 50).toFixed(2)}×`,
+      `idle goal ≥ 4,000 req/s and p99 < 25 ms: page ${(page.rps / 4000).toFixed(2)}× / p99 ${(page.p99 / 25).toFixed(2)}×; API ${(api.rps / 4000).toFixed(2)}× / p99 ${(api.p99 / 25).toFixed(2)}×`,
       ...[queuedRun, arrivingRun].map((r) => `while scoring, ${r.mode === 'queued' ? 'queue filled beforehand' : 'uploads arriving back to back'} (${UPLOADS_UNDER_LOAD} submissions of ${ITEMS} raw answers; ${r.scoredInWindow} scored and published inside the two load windows, scoring ${r.stillGoing ? 'still going' : 'finished'} when they ended): page p99 ${r.page.p99} ms (${(r.page.p99 / 50).toFixed(2)}× the 50 ms limit), API p99 ${r.api.p99} ms (${(r.api.p99 / 50).toFixed(2)}×)`),
       `upload accepted (parsed, every id checked, stored, queued; HTTP 202): median ${accept[Math.floor(accept.length / 2)]!.toFixed(2)} s, worst ${accept[accept.length - 1]!.toFixed(2)} s`,
       ...throughput.map((t) => `scoring throughput, ${t.workers} worker process(es) (serve --workers 0 + cxrbench worker): ${UPLOADS_PER_THROUGHPUT_RUN} queued ${ITEMS}-item uploads in ${t.seconds.toFixed(1)} s from worker start = ${t.perMinute.toFixed(1)} per minute`),

@@ -28,7 +28,7 @@ for (const dialect of DIALECTS) {
         ids.push(id);
         await db.insertInto('submissions').values({ id, benchmark_id: 'b', team_id: null, user_id: null, kind: 'baseline', state: 'queued', day: now.slice(0, 10), file_name: 'p', format: 'jsonl', byte_size: Buffer.byteLength(content), content, model_json: '{}', error: null, created_at: now, scored_at: null, attempts: 0, updated_at: now }).execute();
       }
-      assert.deepEqual(await migrate(store), ['0004-submission-files', '0005-reader-studies-and-review', '0006-report-generation-board', '0007-review-rejection-without-ratings', '0008-study-publish-consent']);
+      assert.deepEqual(await migrate(store), ['0004-submission-files', '0005-reader-studies-and-review', '0006-report-generation-board', '0007-review-rejection-without-ratings', '0008-study-publish-consent', '0009-change-notifications']);
       const moved = await store.db.selectFrom('submission_files').selectAll().orderBy('submission_id').execute();
       assert.deepEqual(moved.map((m) => [m.submission_id, m.content]), ids.map((id, i) => [id, files[i]]).sort((a, b) => a[0]!.localeCompare(b[0]!)));
       await assert.rejects(db.selectFrom('submissions').select('content').execute(), 'the column is gone');
@@ -77,7 +77,8 @@ for (const dialect of DIALECTS) {
       const db = store.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
       const now = new Date().toISOString();
       await db.insertInto('studies').values({ id: 's1', title: 'Old study', benchmark_id: null, source: 'x', source_sha256: 'y', sampling_json: '{}', seed: 0, state: 'closed', allow_edits: 0, invites_expire_at: null, created_by: 'host', created_at: now, opened_at: now, closed_at: now }).execute();
-      assert.deepEqual(await migrate(store), ['0008-study-publish-consent']);
+      const applied = await migrator.migrateTo('0008-study-publish-consent');
+      assert.deepEqual(applied.results?.map((r) => [r.migrationName, r.status]), [['0008-study-publish-consent', 'Success']]);
       assert.deepEqual(await store.db.selectFrom('studies').select(['id', 'publish_scores', 'published_at']).execute(), [{ id: 's1', publish_scores: 0, published_at: null }]);
     } finally {
       await store.close();

@@ -15,10 +15,17 @@ export interface ChangeWatch {
 const RETRY_MS = { first: 500, max: 30_000 };
 
 /**
+ * PostgreSQL tokens also move this often, whatever was heard: behind a pooler that does not carry LISTEN (PgBouncer
+ * in transaction mode) no notification arrives, and a page would otherwise stay as it was forever. One rebuild per
+ * board every few seconds costs nothing under load.
+ */
+export const PG_TOKEN_MAX_AGE_MS = 5000;
+
+/**
  * SQLite: the store's own token (`data_version` and this connection's writes). PostgreSQL: one connection that
  * LISTENs on the channel migration 0009's triggers NOTIFY at every commit; each notification moves the token.
  * While that connection is down the token is null, and after it is back the token has moved (what happened in
- * between was not heard).
+ * between was not heard). The token also moves every PG_TOKEN_MAX_AGE_MS.
  */
 export async function watchChanges(store: Store): Promise<ChangeWatch> {
   if (store.changeToken) {
@@ -67,7 +74,7 @@ export async function watchChanges(store: Store): Promise<ChangeWatch> {
   // A board whose listener cannot start still serves: the token stays null and every page asks the database.
   await connect().catch(() => undefined);
   return {
-    token: () => (listening ? `pg:${generation}` : null),
+    token: () => (listening ? `pg:${generation}@${Math.floor(Date.now() / PG_TOKEN_MAX_AGE_MS)}` : null),
     close: async () => {
       closed = true;
       listening = false;
