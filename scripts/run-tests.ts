@@ -23,6 +23,10 @@ const DURATIONS_FILE = join(root, 'test-artifacts', 'test-durations.json');
 /** Per-file times of a full run on the 2-core CI machine, used when no run has been kept here yet. */
 const COMMITTED_DURATIONS = join(root, 'test', 'durations.json');
 const SLOWEST_SHOWN = 12;
+/** A test file (and any test without a timeout of its own) running longer than this fails, so one hung file cannot hang CI. */
+const FILE_TIMEOUT_MS = 10 * 60_000;
+/** Test files that use PostgreSQL say so through these helpers; a run of other files starts no cluster. */
+const USES_POSTGRES = /\blazyCluster\(|\bstartPostgres\(/;
 
 interface Args {
   files: string[];
@@ -66,13 +70,21 @@ function longestFirst(files: string[], durations: Record<string, number>): strin
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   process.chdir(root);
-  const cluster = process.env[SHARED_CLUSTER_ENV] ? null : await startPostgres({ maxConnections: 400 });
+  const needsPostgres = args.files.some((f) => USES_POSTGRES.test(readFileSync(join(root, f), 'utf8')));
+  const cluster = process.env[SHARED_CLUSTER_ENV] || !needsPostgres ? null : await startPostgres({ maxConnections: 400 });
   if (cluster) process.env[SHARED_CLUSTER_ENV] = cluster.url;
+  // Interrupted (Ctrl-C, CI's timeout): the cluster is stopped, not left running on its port.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      cluster?.stop();
+      process.exit(130);
+    });
+  }
   const started = Date.now();
   const fileMs = new Map<string, number>();
   let failed = false;
   try {
-    const stream = run({ files: longestFirst(args.files, readDurations()), concurrency: args.concurrency });
+    const stream = run({ files: longestFirst(args.files, readDurations()), concurrency: args.concurrency, timeout: FILE_TIMEOUT_MS });
     stream.on('test:complete', (event) => {
       if (event.nesting === 0 && event.file && event.name === relative(root, event.file)) fileMs.set(event.name, event.details.duration_ms);
     });

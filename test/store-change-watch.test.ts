@@ -36,7 +36,7 @@ async function staysAt(watch: ChangeWatch, token: string): Promise<boolean> {
 const insertLimit = (store: Store, key: string) => store.db.insertInto('rate_limits').values({ key, window_start: '2026-01-01T00:00:00.000Z', count: 1 }).execute();
 
 for (const dialect of DIALECTS) {
-  test(`change watch (${dialect}): reads move nothing; a commit by this connection, by another connection, and inside a transaction each move the token`, { timeout: 60_000 }, async () => {
+  test(`change watch (${dialect}): reads move nothing; a commit by this connection, by another connection, and inside a transaction each move the token (its own writes at once)`, { timeout: 60_000 }, async () => {
     const store = await freshStore(dialect, cluster.get);
     const other = await reopenStore(store.connection);
     const watch = await watchChanges(store);
@@ -48,6 +48,8 @@ for (const dialect of DIALECTS) {
       assert.ok(await staysAt(watch, start!), 'reads, here or elsewhere, leave the token alone');
 
       await insertLimit(store, 'own');
+      // At once, not when PostgreSQL's notification comes back: a page asked right after this store wrote is new.
+      assert.notEqual(heard(watch), start, "this store's own write moves the token before its answer returns");
       const afterOwn = await moved(watch, start);
       await insertLimit(other, 'other');
       const afterOther = await moved(watch, afterOwn);
@@ -117,5 +119,21 @@ test('change watch (postgres): while the listening connection is down the token 
   } finally {
     await watch.close();
     await store.close();
+  }
+});
+
+test('SQLite change token: a write that returns rows (INSERT … RETURNING) moves it too', () => {
+  const raw = new SQLite(':memory:');
+  const { driverDatabase, changeToken } = cachingDatabase(raw);
+  try {
+    driverDatabase.prepare('create table t (k text)').run();
+    const before = changeToken();
+    assert.deepEqual(driverDatabase.prepare('insert into t values (?) returning k').all('a'), [{ k: 'a' }]);
+    assert.notEqual(changeToken(), before);
+    const after = changeToken();
+    driverDatabase.prepare('select k from t').all();
+    assert.equal(changeToken(), after, 'a read does not');
+  } finally {
+    raw.close();
   }
 });

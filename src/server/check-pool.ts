@@ -9,6 +9,9 @@ export interface UploadCheckThread {
   close(): Promise<void>;
 }
 
+/** How long closing waits for the uploads in hand. */
+const CLOSE_WAIT_MS = 10_000;
+
 type Reply = { id: number; result?: IntakeResult; error?: string; ready?: boolean };
 
 /**
@@ -55,6 +58,10 @@ export function startUploadCheckThread(connection: Store['connection']): UploadC
         running().postMessage({ id, benchmarkId, input });
       }),
     async close() {
+      // Uploads in hand are let finish (up to CLOSE_WAIT_MS): one stored but cut off would answer 500 while it is
+      // in fact stored (the reconciler then queues it).
+      const until = Date.now() + CLOSE_WAIT_MS;
+      while (pending.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       const t = thread;
       thread = null;
       if (t) await t.terminate();

@@ -23,7 +23,8 @@ export const PG_TOKEN_MAX_AGE_MS = 5000;
 
 /**
  * SQLite: the store's own token (`data_version` and this connection's writes). PostgreSQL: one connection that
- * LISTENs on the channel migration 0009's triggers NOTIFY at every commit; each notification moves the token.
+ * LISTENs on the channel migration 0009's triggers NOTIFY at every commit; each notification moves the token, and
+ * so does each write this store made (at once: its own notification comes back a moment later).
  * While that connection is down the token is null, and after it is back the token has moved (what happened in
  * between was not heard). The token also moves every PG_TOKEN_MAX_AGE_MS.
  */
@@ -35,6 +36,7 @@ export async function watchChanges(store: Store): Promise<ChangeWatch> {
   if (!('databaseUrl' in store.connection)) return { token: () => null, close: async () => undefined };
   const { default: pg } = await import('pg');
   const url = store.connection.databaseUrl;
+  const localWrites = store.localWrites ?? (() => 0);
   let generation = 0;
   let listening = false;
   let closed = false;
@@ -74,7 +76,7 @@ export async function watchChanges(store: Store): Promise<ChangeWatch> {
   // A board whose listener cannot start still serves: the token stays null and every page asks the database.
   await connect().catch(() => undefined);
   return {
-    token: () => (listening ? `pg:${generation}@${Math.floor(Date.now() / PG_TOKEN_MAX_AGE_MS)}` : null),
+    token: () => (listening ? `pg:${generation}+${localWrites()}@${Math.floor(Date.now() / PG_TOKEN_MAX_AGE_MS)}` : null),
     close: async () => {
       closed = true;
       listening = false;

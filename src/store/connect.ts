@@ -5,6 +5,7 @@ import type { MigrationProvider } from 'kysely/migration';
 import { CxrError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { cachingDatabase } from './sqlite-statements.js';
+import { writeCounter } from './write-counter.js';
 import type { Database } from './schema.js';
 
 /** An open leaderboard database. */
@@ -21,6 +22,8 @@ export interface Store {
    * in microseconds; PostgreSQL's comes from `watchChanges` (store/change-watch.ts).
    */
   changeToken?: () => string;
+  /** PostgreSQL only: how many writes this store has made (the change watch adds them to what it hears). */
+  localWrites?: () => number;
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -51,8 +54,9 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const [{ default: pg }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
     const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const store: Store = { db, dialect: 'postgres', location: redact(url), connection: { databaseUrl: url }, close: () => db.destroy() };
+    const counter = writeCounter();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [counter.plugin] });
+    const store: Store = { db, dialect: 'postgres', location: redact(url), connection: { databaseUrl: url }, close: () => db.destroy(), localWrites: counter.writes };
     try {
       const client = await pool.connect();
       client.release();

@@ -32,8 +32,9 @@ export function cachingDatabase(database: SqliteDatabase): CachingDatabase {
       statements.set(sql, statement);
     }
     // Counted when handed out: the driver runs it at once, in the same synchronous step, so no reader can see the
-    // new data under the old token. Over-counting (a BEGIN, a write that changes nothing) only costs a rebuild.
-    if (!statement.reader) writes++;
+    // new data under the old token. `readonly`, not `reader`: an INSERT … RETURNING returns rows and writes.
+    // Over-counting (a BEGIN, a write that changes nothing) only costs a rebuild.
+    if (!statement.readonly) writes++;
     return statement;
   };
   return {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { viewerOf } from '../auth.js';
 import { html } from '../views/html.js';
@@ -15,8 +16,8 @@ const require = createRequire(import.meta.url);
 const ASSETS: Record<string, { file: string; type: string }> = {
   'swagger-ui-bundle.js': { file: require.resolve('swagger-ui-dist/swagger-ui-bundle.js'), type: 'application/javascript; charset=utf-8' },
   'swagger-ui.css': { file: require.resolve('swagger-ui-dist/swagger-ui.css'), type: 'text/css; charset=utf-8' },
-  'api-docs.css': { file: new URL('../public/api-docs.css', import.meta.url).pathname, type: 'text/css; charset=utf-8' },
-  'api-docs.js': { file: new URL('../public/api-docs.js', import.meta.url).pathname, type: 'application/javascript; charset=utf-8' },
+  'api-docs.css': { file: fileURLToPath(new URL('../public/api-docs.css', import.meta.url)), type: 'text/css; charset=utf-8' },
+  'api-docs.js': { file: fileURLToPath(new URL('../public/api-docs.js', import.meta.url)), type: 'application/javascript; charset=utf-8' },
 };
 
 /** The JSON API's description (/api/openapi.json) as a page people can read and try: /api/docs. */
