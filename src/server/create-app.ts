@@ -22,9 +22,23 @@ import { registerStudyReader } from './routes/study-reader.js';
 import { registerViewerAssets } from './viewer/bundle.js';
 import { PixelCache } from './viewer/pixel-cache.js';
 import { registerReview } from './routes/review.js';
+import { registerRequestGuard } from './request-guard.js';
 import { formatBytes } from './upload.js';
 import { html } from './views/html.js';
 import { layout } from './views/layout.js';
+
+/** A route as registered: its method and URL pattern (`/b/:slug`). */
+export interface RouteSummary {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the board (HEAD, answered by GET, left out): what the fuzz tests walk, so none is missed. */
+    routeTable: readonly RouteSummary[];
+  }
+}
 
 export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
   maxUploadBytes: 100 * 1024 * 1024,
@@ -98,6 +112,12 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
   void app.register(formbody);
   void app.register(multipart);
   app.decorateRequest('caller', null);
+  registerRequestGuard(app);
+  const routes: RouteSummary[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
+  app.decorate('routeTable', routes);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('x-frame-options', 'DENY');
@@ -123,7 +143,8 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
     return reply.code(404).send({ error: 'not-found', message: `no route ${request.method} ${shown} (the API is described at /api/openapi.json)` });
   });
   app.get<{ Params: { name: string } }>('/static/:name', async (request, reply) => {
-    const asset = STATIC[request.params.name];
+    // Own names only: `__proto__` or `constructor` would otherwise find the object's prototype.
+    const asset = Object.hasOwn(STATIC, request.params.name) ? STATIC[request.params.name] : undefined;
     if (!asset) return reply.code(404).send('not found');
     return reply.type(asset.type).header('cache-control', 'public, max-age=3600').send(readFileSync(asset.file));
   });
