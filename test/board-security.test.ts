@@ -249,7 +249,7 @@ for (const dialect of DIALECTS) {
     }
   });
 
-  test(`security (${dialect}): an API token on a page for signed-in browsers is a 403 saying so; /static/ names of Object's prototype are 404`, async () => {
+  test(`security (${dialect}): an API token on a page for signed-in browsers is a 403 saying so; /static/ names of Object's prototype are 404; over-long and badly encoded paths are refused plainly`, async () => {
     const board = await demoBoard(dialect, cluster.get);
     try {
       const fixture = await routeFixture(board);
@@ -268,6 +268,18 @@ for (const dialect of DIALECTS) {
       const statics = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__'];
       const found = await Promise.all(statics.map(async (name) => (await board.app.inject({ url: `/static/${name}` })).statusCode));
       assert.deepEqual(found, statics.map(() => 404));
+      // the router's refusals of odd paths, said as every other refusal is (without echoing the path)
+      const odd = [
+        { url: `/b/${'x'.repeat(101)}`, status: 414, message: 'a part of the path is longer than 100 characters; no name or id here is that long' },
+        { url: '/b/%FF', status: 400, message: 'the path is not valid percent-encoding (a % must start a UTF-8 byte such as %C3%A9)' },
+      ];
+      for (const o of odd) {
+        const page = await board.app.inject({ url: o.url });
+        assert.equal(page.statusCode, o.status);
+        assert.ok(page.body.includes(`<p class="problems" role="alert">${o.message}</p>`), page.body);
+        const api = await board.app.inject({ url: o.url.replace('/b/', '/api/entries/') });
+        assert.deepEqual([api.statusCode, api.json()], [o.status, { error: 'bad-request', message: o.message }]);
+      }
     } finally {
       await board.close();
     }

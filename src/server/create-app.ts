@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { viaQueue } from '../board/submit.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { DEFAULT_SCORE_SETTINGS } from '../board/score-submission.js';
@@ -59,6 +59,9 @@ const STATIC: Record<string, { file: URL; type: string }> = {
   'review.js': { file: new URL('./public/review.js', import.meta.url), type: 'application/javascript; charset=utf-8' },
 };
 
+/** The longest path parameter the router accepts (fastify's default): ids, slugs and tokens are far shorter. */
+const MAX_PARAM_LENGTH = 100;
+
 // Scripts and styles only from this server; no inline script can run, whatever a text field holds.
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -84,6 +87,22 @@ function errorPage(request: FastifyRequest, status: number, message: string): st
 export function createApp(deps: { store: Store; queue: JobQueue }, options: Partial<BoardOptions> = {}): FastifyInstance {
   const { store, queue } = deps;
   const settings: BoardOptions = { ...DEFAULT_BOARD_OPTIONS, ...options };
+  /** Answers a failed request: a page or JSON, the client's mistakes (4xx) said plainly, anything else a 500 with its request id. */
+  const answerError = (error: Error & { statusCode?: number; code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'request failed');
+    else request.log.warn({ code: error.code, status }, error.message);
+    const message =
+      status === 500 ? `internal error (request ${request.id})`
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `the request body is larger than ${formatBytes(1024 * 1024)} (uploads go as multipart/form-data, up to ${formatBytes(settings.maxUploadBytes)}); nothing was stored`
+      : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `content type ${request.headers['content-type'] ?? '(none)'} is not accepted here`
+      // The router's own refusals quote the whole path: said here without it (it may be 100,000 characters).
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? `a part of the path is longer than ${MAX_PARAM_LENGTH} characters; no name or id here is that long`
+      : error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding (a % must start a UTF-8 byte such as %C3%A9)'
+      : error.message;
+    if (wantsHtml(request)) return void reply.code(status).type('text/html; charset=utf-8').send(errorPage(request, status, message));
+    void reply.code(status).send({ error: status === 500 ? 'internal' : 'bad-request', message });
+  };
   const app = Fastify({
     logger: {
       level: settings.log.level,
@@ -99,6 +118,8 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerError,
   });
   const checker = startUploadCheckThread(store.connection);
   app.addHook('onClose', async () => checker.close());
@@ -124,18 +145,7 @@ export function createApp(deps: { store: Store; queue: JobQueue }, options: Part
     if (request.url.startsWith('/static/')) return;
     request.caller = await resolveCaller(store, request);
   });
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'request failed');
-    else request.log.warn({ code: error.code, status }, error.message);
-    const message =
-      status === 500 ? `internal error (request ${request.id})`
-      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `the request body is larger than ${formatBytes(1024 * 1024)} (uploads go as multipart/form-data, up to ${formatBytes(settings.maxUploadBytes)}); nothing was stored`
-      : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `content type ${request.headers['content-type'] ?? '(none)'} is not accepted here`
-      : error.message;
-    if (wantsHtml(request)) return void reply.code(status).type('text/html; charset=utf-8').send(errorPage(request, status, message));
-    void reply.code(status).send({ error: status === 500 ? 'internal' : 'bad-request', message });
-  });
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const shown = path.length > 80 ? `${path.slice(0, 80)}… (${path.length - 80} more characters)` : path;
