@@ -87,6 +87,9 @@ test('cli refusals: wrong data folders, outputs, URLs, names, closed studies, de
     { args: ['board', 'add-run', '--slug', 'demo', '--predictions', dups, '--model', '{"name":"x"}', ...d], stderr: `${dups}: 2 id(s) appear more than once: "${q1}", "${q2}"` },
     { args: ['board', 'add-run', '--slug', 'demo', '--predictions', big, '--model', '{"name":"x"}', ...d], stderr: `--predictions ${big}: 300 MB, larger than the 256 MB a command reads whole` },
     { args: ['board', 'add-run', '--slug', 'demo', '--predictions', dups, '--model', '{name', ...d], stderr: '--model: not JSON (Expected property name or \'}\' in JSON at position 1 (line 1 column 2)); give the model card as JSON, e.g. {"name":"text-only"}' },
+    { args: ['board', 'load', '--data', DEMO_DATASET, '--slug', 'demo-2', '--daily-limit', 'many', ...d], stderr: '--daily-limit many: expected a whole number ≥ 0' },
+    { args: ['extract', '--in', '/dev/zero'], stderr: '--in /dev/zero: a character device, not a regular file; save the data to a file and give its path' },
+    { args: ['corpus', 'import', fifo, '--format', 'jsonl', '--out', join(dir, 'corpus.jsonl')], stderr: `${fifo}: cannot read the reports (it is a named pipe, not a regular file; save the data to a file)` },
     { args: ['agreement', input, fifo], stderr: `answer file ${fifo}: a named pipe (FIFO), not a regular file; save the data to a file and give its path` },
     { args: ['agreement', input, input, '--gold', '/dev/zero'], stderr: '--gold /dev/zero: a character device, not a regular file; save the data to a file and give its path' },
   ];
@@ -95,5 +98,7 @@ test('cli refusals: wrong data folders, outputs, URLs, names, closed studies, de
   assert.equal(existsSync(missing), false, 'no command that reads the board created its folder or database');
   const serve = await runCli(['serve', '--data-dir', missing, '--port', '0']);
   assert.deepEqual([serve.code, serve.stderr], [2, `cxrbench serve: ${noBoard(missing)}\n`]);
+  const port = await runCli(['serve', '--data-dir', board, '--port', '99999', '--workers', '0']);
+  assert.deepEqual([port.code, port.stderr], [2, 'cxrbench serve: --port 99999: expected a port, a whole number from 0 to 65535 (0: any free port)\n']);
   assert.equal(existsSync(missing), false, 'serve without --migrate does not create a database either');
 });

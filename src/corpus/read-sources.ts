@@ -13,13 +13,15 @@ export type CorpusFormat = (typeof CORPUS_FORMATS)[number];
 /** Reads a CSV of reports (header row; columns resolved from the map or the usual names), one result per row. */
 /** Opens a file for reading, or throws a clear error naming it (a missing file, a folder, no permission). */
 export async function openForReading(file: string, what: string): Promise<ReturnType<typeof createReadStream>> {
-  let isFile = false;
+  let stats;
   try {
-    isFile = statSync(file).isFile();
+    stats = statSync(file);
   } catch (error) {
     throw new CxrError('unreadable-file', `${file}: cannot read ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  if (!isFile) throw new CxrError('unreadable-file', `${file}: cannot read ${what} (it is a folder, not a file)`);
+  if (stats.isDirectory()) throw new CxrError('unreadable-file', `${file}: cannot read ${what} (it is a folder, not a file)`);
+  // A device or pipe never ends (or never opens): a corpus is a file.
+  if (!stats.isFile()) throw new CxrError('unreadable-file', `${file}: cannot read ${what} (it is ${stats.isFIFO() ? 'a named pipe' : 'a device'}, not a regular file; save the data to a file)`);
   const stream = createReadStream(file);
   try {
     await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));

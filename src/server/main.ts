@@ -45,6 +45,7 @@ async function main(argv: string[]): Promise<void> {
   for (const [name, value] of [['--workers', flags.workers], ['--max-upload-mb', flags.maxUploadMb], ['--login-attempts', flags.loginAttempts], ['--uploads-per-hour', flags.uploadsPerHour], ['--port', flags.port]] as const) {
     if (!Number.isFinite(value) || value < 0) throw new CxrError('bad-option', `${name} ${String(value)}: expected a number ≥ 0`);
   }
+  if (!Number.isInteger(flags.port) || flags.port > 65535) throw new CxrError('bad-option', `--port ${flags.port}: expected a port, a whole number from 0 to 65535 (0: any free port)`);
   const level = (['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const).find((l) => l === flags.logLevel) ?? 'info';
   const log = (lvl: string, message: string) => process.stderr.write(`${JSON.stringify({ level: lvl, time: Date.now(), msg: message })}\n`);
   const services = await startBoardServices({ dataDir: flags.dataDir, migrateFirst: flags.migrate === true, threads: Math.max(0, Math.floor(flags.workers)), label: 'serve', log });

@@ -16,7 +16,7 @@ import { assertMigrated, migrate, openStore, type Store } from '../../store/conn
 import type { SubmissionKind } from '../../store/schema.js';
 import { openJobQueue } from '../../jobs/open-queue.js';
 import { PGBOSS_SCHEMA } from '../../jobs/pgboss-queue.js';
-import { nonBlank } from '../option-parsers.js';
+import { nonBlank, wholeNumber } from '../option-parsers.js';
 import { checkTextFile, readTextFile } from '../read-text-file.js';
 
 export const DATA_DIR_HELP = 'folder of the SQLite database (ignored when DATABASE_URL=postgres://… is set)';
@@ -99,8 +99,8 @@ export function registerBoard(program: Command): void {
     .requiredOption('--slug <slug>', 'short name in URLs, e.g. rexvqa-test-v1')
     .option('--title <text>', 'title shown on the board', nonBlank('--title'))
     .option('--version <text>', 'version of the test set', '1')
-    .option('--daily-limit <n>', 'submissions per team per day', (v) => Number(v), 3)
-    .option('--total-limit <n>', 'submissions per team in all', (v) => Number(v), 100)
+    .option('--daily-limit <n>', 'submissions per team per day', wholeNumber('--daily-limit'), 3)
+    .option('--total-limit <n>', 'submissions per team in all', wholeNumber('--total-limit'), 100)
     .option('--closed', 'load it closed for submissions')
     .option('--with-images', 'also store its images in the database, so reader studies can be drawn from it in the browser')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
@@ -134,8 +134,8 @@ export function registerBoard(program: Command): void {
     .option('--track <track>', 'findings | findings-impression', 'findings-impression')
     .option('--title <text>', 'title shown on the board', nonBlank('--title'))
     .option('--version <text>', 'version of the test set', '1')
-    .option('--daily-limit <n>', 'submissions per team per day', (v) => Number(v), 3)
-    .option('--total-limit <n>', 'submissions per team in all', (v) => Number(v), 100)
+    .option('--daily-limit <n>', 'submissions per team per day', wholeNumber('--daily-limit'), 3)
+    .option('--total-limit <n>', 'submissions per team in all', wholeNumber('--total-limit'), 100)
     .option('--closed', 'load it closed for submissions')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (opts: { data: string; slug: string; track: string; title?: string; version: string; dailyLimit: number; totalLimit: number; closed?: boolean; dataDir: string }) => {
