@@ -2,6 +2,14 @@
 // Entry point of the `cxrbench` command. In a source checkout (src/ present) it runs the TypeScript
 // sources through tsx, so there is no build step to forget; an installed package runs the compiled dist/.
 import { existsSync } from 'node:fs';
+import { nodeVersionProblem } from './node-version.js';
+
+// Before anything else is loaded: an old Node would crash later with no message (a segfault under Node 20).
+const tooOld = nodeVersionProblem(process.versions.node, process.execPath);
+if (tooOld) {
+  process.stderr.write(tooOld);
+  process.exit(2);
+}
 
 // Garbage-collector settings that keep memory proportional to what a command really holds. V8's defaults let
 // the heap grow to several times its live size on a machine with much free memory: a 41K-question evaluation

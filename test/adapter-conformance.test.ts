@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { FailureKind, ModelRequest } from '../src/core/model-io.js';
@@ -10,7 +10,7 @@ import { randomBaseline } from '../src/models/baselines/random.js';
 import { reportOracleBaseline } from '../src/models/baselines/report-oracle.js';
 import { textOnlyBaseline, trainTextOnly } from '../src/models/baselines/text-only.js';
 import { openAICompatibleAdapter } from '../src/models/openai-compatible.js';
-import { readReplayFile, replayAdapter } from '../src/models/replay.js';
+import { parseReplayFile, replayAdapter } from '../src/models/replay.js';
 import { extractAnswer } from '../src/extract/extract.js';
 import { startFakeOpenAI, type Fault, type FakeServer } from './helpers/fake-openai-server.js';
 import { tempDir } from './helpers/records.js';
@@ -41,7 +41,7 @@ const adapters: { name: string; make: () => Promise<ModelAdapter>; transport: bo
   { name: 'baseline:prior', transport: false, make: async () => priorBaseline({ A: 1, B: 5, C: 2, D: 0 }) },
   { name: 'baseline:text-only', transport: false, make: async () => textOnlyBaseline(await trainTextOnly([question])) },
   { name: 'baseline:report-oracle', transport: false, make: async () => reportOracleBaseline() },
-  { name: 'replay', transport: false, make: async () => { const f = join(tempDir(), 'p.jsonl'); writeFileSync(f, JSON.stringify({ id: 'q1', prediction: 'B' }) + '\n'); return replayAdapter(f, readReplayFile(f)); } },
+  { name: 'replay', transport: false, make: async () => { const f = join(tempDir(), 'p.jsonl'); writeFileSync(f, JSON.stringify({ id: 'q1', prediction: 'B' }) + '\n'); return replayAdapter(f, parseReplayFile(f, readFileSync(f, 'utf8'))); } },
 ];
 
 for (const a of adapters) {

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { migrate, openStore } from '../src/store/connect.js';
 import { DEMO_TEST } from './helpers/demo.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/records.js';
 
 test('board cli: an unmigrated database stops serve with exit 4 and the fix; an unreachable PostgreSQL says which', async () => {
   const dir = tempDir();
+  await (await openStore({ sqliteFile: join(dir, 'board.sqlite') })).close(); // a database file, never migrated
   const serve = await runCli(['serve', '--data-dir', dir, '--port', '0']);
   assert.equal(serve.code, 4, serve.stderr);
   assert.match(serve.stderr, /not migrated .*cxrbench db migrate/);
@@ -37,4 +40,20 @@ test('board cli: migrate, create an admin from an environment variable, load a b
   const added = await runCli(['board', 'add-run', '--slug', 'demo', '--predictions', join(run, 'rexrank-predictions.json'), '--model', '{"name":"prior"}', '--baseline', ...d]);
   assert.match(added.stdout, /scored prior onto demo/, added.stderr);
   assert.match((await runCli(['board', 'close', '--slug', 'demo', ...d])).stdout, /demo: closed/);
+});
+
+test('board cli: a port another program holds stops serve with exit 2, naming the port and what to do (not a stack)', async () => {
+  const dir = tempDir();
+  const store = await openStore({ sqliteFile: join(dir, 'board.sqlite') });
+  await migrate(store);
+  await store.close();
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', () => resolve()));
+  const port = (holder.address() as AddressInfo).port;
+  try {
+    const serve = await runCli(['serve', '--data-dir', dir, '--port', String(port), '--workers', '0']);
+    assert.deepEqual([serve.code, serve.stdout, serve.stderr], [2, '', `cxrbench serve: --port ${port}: 127.0.0.1:${port} is in use by another program; serve on another port (--port <n>; a demo board's links follow \`cxrbench demo --board <dir> --port <n>\`)\n`]);
+  } finally {
+    holder.close();
+  }
 });

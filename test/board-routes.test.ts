@@ -3,6 +3,8 @@ import { after, describe, test } from 'node:test';
 import { apiUpload, DIALECTS, demoBoard, distinctPredictions, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
 import { assertMigrated, openStore } from '../src/store/connect.js';
 import { CxrError } from '../src/core/errors.js';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers/records.js';
 
@@ -52,6 +54,32 @@ for (const dialect of DIALECTS) {
         const page = await board.app.inject({ url: '/b/demo' });
         assert.match(page.body, /Model A/);
         assert.ok(page.body.includes((100 * 10 / n).toFixed(1)), 'the page shows the micro accuracy');
+      } finally {
+        await board.close();
+      }
+    });
+
+    test('the token page shows a curl command for each open benchmark that, pasted into a shell, submits (the token only once, never its hash)', async () => {
+      const board = await demoBoard(dialect, cluster.get);
+      try {
+        const address = await board.app.listen({ host: '127.0.0.1', port: 0 });
+        const session = await signUp(board.app, 'curl@lab.org', 'Team Curl');
+        const created = await board.app.inject({ method: 'POST', url: '/account/tokens', headers: { cookie: session.cookie, host: address.replace('http://', '') }, payload: { _csrf: session.csrf, name: 'script' } });
+        const token = /<code id="new-token">([^<]+)<\/code>/.exec(created.body)![1]!;
+        const command = /<pre class="command" id="curl-demo"><code>([^<]+)<\/code><\/pre>/.exec(created.body)?.[1]?.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+        assert.equal(command, `curl -H "Authorization: Bearer ${token}" -F model='{"name": "My model"}' -F file=@rexrank-predictions.json ${address}/api/benchmarks/demo/submissions`);
+        // pasted where the predictions file is, as a participant would
+        const cwd = tempDir();
+        writeFileSync(join(cwd, 'rexrank-predictions.json'), JSON.stringify(Object.fromEntries(board.questions.map((q) => [q.id, { model_prediction: q.answer }]))));
+        const sent = await new Promise<string>((resolve, reject) => execFile('sh', ['-c', command!], { cwd }, (error, stdout) => (error ? reject(error) : resolve(stdout))));
+        const queued = JSON.parse(sent) as { submission: string; state: string };
+        assert.equal(queued.state, 'queued');
+        assert.equal((await board.settled(queued.submission)).state, 'scored');
+        // afterwards the page shows the command with a variable, never the token or what is stored of it
+        const later = await board.app.inject({ url: '/account', headers: { cookie: session.cookie } });
+        assert.ok(later.body.includes(`<code>curl -H "Authorization: Bearer $CXR_TOKEN" -F model='{"name": "My model"}' -F file=@rexrank-predictions.json http://localhost:80/api/benchmarks/demo/submissions</code>`), later.body);
+        const hash = (await board.store.db.selectFrom('api_tokens').select('token_hash').executeTakeFirstOrThrow()).token_hash;
+        assert.ok(!later.body.includes(token) && !later.body.includes(hash) && !created.body.includes(hash));
       } finally {
         await board.close();
       }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { apiUpload, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
+import { apiUpload, DIALECTS, demoBoard, lazyCluster, predictionsJsonl, signUp, tokenFor, uploadForm } from './helpers/board.js';
+import { paramNames, routeFixture } from './helpers/route-fixture.js';
 import { openApiDocument } from '../src/server/openapi.js';
 import { crawl } from './helpers/crawl.js';
 import { casesInReaderOrder, openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
@@ -157,3 +158,133 @@ test('security: reviewers crawling the review pages see answers and explanations
     await board.close();
   }
 });
+
+/**
+ * What each page answers an API token: public pages are shown, a reading link still opens (its token is in the
+ * path), a review image is as unknown as to anyone without access, and every other page refuses it (403).
+ */
+const PUBLIC_PAGES = new Set(['/', '/b/:slug', '/b/:slug/categories', '/entries/:id', '/signup', '/login']);
+const pageStatusWithToken = (url: string) => (PUBLIC_PAGES.has(url) ? 200 : url === '/r/:token' ? 303 : url === '/reviews/:queue/img/:sha' ? 404 : 403);
+
+/** The JSON refusal of a request with a NUL byte at `where` (as every route gives it, before any lookup). */
+const nulRefusal = (where: string) => ({ error: 'bad-request', message: `${where} holds a NUL byte (\\0), which no name, id or text here may contain; nothing was done` });
+
+for (const dialect of DIALECTS) {
+  test(`security (${dialect}): a NUL byte in any path parameter, query, header, cookie or form/JSON field of every route is a 400 naming where`, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    try {
+      const fixture = await routeFixture(board);
+      const admin = fixture.callers.find((c) => c.name === 'admin')!;
+      const cases: { method: string; url: string; headers?: Record<string, string>; payload?: string; where: string }[] = [];
+      for (const route of fixture.routes) {
+        const url = fixture.fill(route.url, (name) => fixture.realParam(route.url, name));
+        for (const param of paramNames(route.url)) cases.push({ method: route.method, url: fixture.fill(route.url, (name) => (name === param ? 'x\u0000y' : fixture.realParam(route.url, name))), where: `the path (at :${param})` });
+        cases.push({ method: route.method, url: `${url}?next=%00`, where: 'the query parameter "next"' });
+        cases.push({ method: route.method, url, headers: { authorization: 'Bearer cxr_\u0000' }, where: 'the header authorization' });
+        cases.push({ method: route.method, url, headers: { 'x-csrf-token': '\u0000' }, where: 'the header x-csrf-token' });
+        cases.push({ method: route.method, url, headers: { cookie: 'cxr_session=a%00b' }, where: 'the cookie cxr_session' });
+        if (route.method === 'GET') continue;
+        cases.push({ method: route.method, url, headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: `_csrf=${admin.csrf}&title=a%00b`, where: 'the field "title"' });
+        cases.push({ method: route.method, url, headers: { ...admin.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ _csrf: admin.csrf, answer: 'A\u0000' }), where: 'the field "answer"' });
+        cases.push({ method: route.method, url, headers: { ...admin.headers, 'content-type': 'application/json' }, payload: JSON.stringify({ _csrf: admin.csrf, 'an\u0000swer': 'A' }), where: 'the field "an\\0swer"' });
+        cases.push({ method: route.method, url, headers: { ...admin.headers, 'content-type': 'application/json' }, payload: JSON.stringify('A\u0000'), where: 'the body' });
+      }
+      assert.ok(fixture.routes.length >= 60 && cases.length > 5 * fixture.routes.length, `${fixture.routes.length} routes, ${cases.length} cases`);
+      const got = [];
+      for (const c of cases) {
+        const res = await board.app.inject({ method: c.method as 'GET', url: c.url, headers: { accept: 'application/json', ...c.headers }, ...(c.payload === undefined ? {} : { payload: c.payload }) });
+        got.push({ request: `${c.method} ${c.url} ${JSON.stringify(c.headers ?? {})} ${c.payload ?? ''}`, status: res.statusCode, body: res.json() as unknown });
+      }
+      assert.deepEqual(got, cases.map((c) => ({ request: `${c.method} ${c.url} ${JSON.stringify(c.headers ?? {})} ${c.payload ?? ''}`, status: 400, body: nulRefusal(c.where) })));
+      // What a browser is shown, e.g. for the anonymous /b/%00 the probe found on PostgreSQL.
+      const page = await board.app.inject({ url: '/b/%00' });
+      assert.equal(page.statusCode, 400);
+      assert.ok(page.body.includes('<p class="problems" role="alert">the path (at :slug) holds a NUL byte (\\0), which no name, id or text here may contain; nothing was done</p>'), page.body);
+      // Uploads stream past the body parser: their fields and file name are checked as they arrive.
+      const token = fixture.callers.find((c) => c.name === 'token')!;
+      const content = predictionsJsonl(board.questions, (q) => q.answer);
+      const uploads = [
+        { form: uploadForm({ name: 'p.jsonl', content }, { model: JSON.stringify({ name: 'M' }).replace('M', 'M\u0000') }), where: 'the field "model"' },
+        { form: uploadForm({ name: 'p\u0000.jsonl', content }, { model: JSON.stringify({ name: 'M' }) }), where: 'the file name' },
+      ];
+      for (const u of uploads) {
+        const res = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: token.headers, payload: u.form });
+        assert.deepEqual([res.statusCode, res.json()], [400, { error: 'bad-upload', message: `${u.where} holds a NUL byte (\\0), which no name, id or text here may contain; nothing was stored` }]);
+      }
+    } finally {
+      await board.close();
+    }
+  });
+
+  test(`security (${dialect}): a form field sent twice is a 400 saying which, on every route that takes a form (urlencoded, JSON or multipart)`, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    try {
+      const fixture = await routeFixture(board);
+      const admin = fixture.callers.find((c) => c.name === 'admin')!;
+      const forms = fixture.routes.filter((r) => r.method !== 'GET');
+      assert.ok(forms.length >= 25, `${forms.length} routes take a body`);
+      const got = [];
+      for (const route of forms) {
+        const url = fixture.fill(route.url, (name) => fixture.realParam(route.url, name));
+        const twice = await board.app.inject({ method: route.method as 'POST', url, headers: { ...admin.headers, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, payload: `_csrf=${admin.csrf}&_csrf=${admin.csrf}&title=a&title=b&title=c` });
+        const nested = await board.app.inject({ method: route.method as 'POST', url, headers: { ...admin.headers, accept: 'application/json' }, payload: { _csrf: admin.csrf, title: { a: 1 } } });
+        const list = await board.app.inject({ method: route.method as 'POST', url, headers: { ...admin.headers, accept: 'application/json', 'content-type': 'application/json' }, payload: '[1]' });
+        got.push({ route: `${route.method} ${route.url}`, twice: [twice.statusCode, twice.json()], nested: [nested.statusCode, nested.json()], list: [list.statusCode, list.json()] });
+      }
+      assert.deepEqual(got, forms.map((route) => ({
+        route: `${route.method} ${route.url}`,
+        twice: [400, { error: 'bad-request', message: 'the field "_csrf" was sent 2 times; send it once; nothing was done' }],
+        nested: [400, { error: 'bad-request', message: 'the field "title" is an object; send it as one value (text or a number); nothing was done' }],
+        list: [400, { error: 'bad-request', message: 'the body is a list; send the fields as one form or one JSON object; nothing was done' }],
+      })));
+      // the admin form the probe found, as a browser sees it
+      const page = await board.app.inject({ method: 'POST', url: '/studies', headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: `_csrf=${admin.csrf}&title=a&title=b&benchmark=demo&n=3` });
+      assert.equal(page.statusCode, 400);
+      assert.ok(page.body.includes('<p class="problems" role="alert">the field &quot;title&quot; was sent 2 times; send it once; nothing was done</p>'), page.body);
+      // an upload form (multipart) with a field twice
+      const token = fixture.callers.find((c) => c.name === 'token')!;
+      const form = uploadForm({ name: 'p.jsonl', content: predictionsJsonl(board.questions, (q) => q.answer) }, { model: JSON.stringify({ name: 'M' }) });
+      form.append('model', JSON.stringify({ name: 'N' }));
+      const upload = await board.app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: token.headers, payload: form });
+      assert.deepEqual([upload.statusCode, upload.json()], [400, { error: 'bad-upload', message: 'the field "model" was sent twice; send it once; nothing was stored' }]);
+    } finally {
+      await board.close();
+    }
+  });
+
+  test(`security (${dialect}): an API token on a page for signed-in browsers is a 403 saying so; /static/ names of Object's prototype are 404; over-long and badly encoded paths are refused plainly`, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    try {
+      const fixture = await routeFixture(board);
+      const token = fixture.callers.find((c) => c.name === 'token')!;
+      const pages = fixture.routes.filter((r) => r.method === 'GET' && !r.url.startsWith('/api/') && !r.url.startsWith('/static/'));
+      const got: Record<string, number> = {};
+      for (const route of pages) got[route.url] = (await board.app.inject({ url: fixture.fill(route.url, (name) => fixture.realParam(route.url, name)), headers: token.headers })).statusCode;
+      const sessionOnly = ['/account', '/admin', '/b/:slug/submit', '/submissions', '/submissions/:id'];
+      for (const url of sessionOnly) {
+        const path = fixture.fill(url, (name) => fixture.realParam(url, name));
+        const res = await board.app.inject({ url: path, headers: token.headers });
+        assert.equal(res.statusCode, 403, url);
+        assert.ok(res.body.includes(`<p class="problems" role="alert">${path} is a page for a signed-in browser; an API token opens only the API (/api/…, described at /api/openapi.json).</p>`), res.body);
+      }
+      assert.deepEqual(got, Object.fromEntries(pages.map((r) => [r.url, pageStatusWithToken(r.url)])));
+      const statics = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__'];
+      const found = await Promise.all(statics.map(async (name) => (await board.app.inject({ url: `/static/${name}` })).statusCode));
+      assert.deepEqual(found, statics.map(() => 404));
+      // the router's refusals of odd paths, said as every other refusal is (without echoing the path)
+      const odd = [
+        { url: `/b/${'x'.repeat(101)}`, status: 414, message: 'a part of the path is longer than 100 characters; no name or id here is that long' },
+        { url: '/b/%FF', status: 400, message: 'the path is not valid percent-encoding (a % must start a UTF-8 byte such as %C3%A9)' },
+      ];
+      for (const o of odd) {
+        const page = await board.app.inject({ url: o.url });
+        assert.equal(page.statusCode, o.status);
+        assert.ok(page.body.includes(`<p class="problems" role="alert">${o.message}</p>`), page.body);
+        const api = await board.app.inject({ url: o.url.replace('/b/', '/api/entries/') });
+        assert.deepEqual([api.statusCode, api.json()], [o.status, { error: 'bad-request', message: o.message }]);
+      }
+    } finally {
+      await board.close();
+    }
+  });
+}

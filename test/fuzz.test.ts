@@ -8,7 +8,8 @@ import { detectLayout } from '../src/dataset/layout.js';
 import { validateDataset } from '../src/dataset/validate.js';
 import { extractAnswer } from '../src/extract/extract.js';
 import { readReportPairs, TRACKS } from '../src/rrg/report-pairs.js';
-import { demoBoard, lazyCluster, signUp, tokenFor, uploadForm } from './helpers/board.js';
+import { DIALECTS, demoBoard, lazyCluster, signUp, tokenFor, uploadForm } from './helpers/board.js';
+import { paramNames, routeFixture } from './helpers/route-fixture.js';
 import { officialRecord, tempDir, writeOfficialDataset } from './helpers/records.js';
 import { hostSession, openDemoStudy, readerCookie, readerCsrf } from './helpers/study.js';
 
@@ -164,3 +165,54 @@ test('fuzz: the report-pairs reader (ReXrank RRG JSON and JSONL) never throws, a
     assert.ok(read.problems.every((p) => typeof p === 'string' && p.length < 2000));
   }), settings(3000));
 });
+
+/** Text a client may put anywhere: noise, graphemes, names of Object's prototype, numbers out of range, NUL bytes, long and odd Unicode. */
+const hostileText = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom('__proto__', 'constructor', 'hasOwnProperty', 'toString', '..', '.', '%', '%00', '-1', '0', '1e999', 'NaN', 'Infinity', '', ' ', 'null', 'A', 'D', 'E', '5', 'close', 'open', 'next', 'prev', 'yes', 'key.jsonl', 'reader-1.jsonl', '\u0000', 'a\u0000b', '\uFEFF', '\u202Eevil', '𝔸𝔹', 'ｄｅｍｏ', '2030-02-31'),
+  fc.nat({ max: 20_000 }).map((n) => 'x'.repeat(n)),
+);
+const FIELDS = ['_csrf', 'title', 'name', 'email', 'password', 'displayName', 'team', 'invite', 'next', 'answer', 'confidence', 'go', 'visit', 'elapsed', 'position', 'visitId', 'elapsedMs', 'benchmark', 'n', 'mode', 'task', 'seed', 'expires', 'allowEdits', 'action', 'confirm', 'decision', 'reason', 'difficulty', 'category', 'clinical_quality', 'note', 'split', 'model', 'organisation'];
+const hasNul = (value: unknown): boolean => JSON.stringify(value).includes('\\u0000');
+
+for (const dialect of DIALECTS) {
+  test(`fuzz (${dialect}): every route answers hostile path parameters, queries and bodies from every kind of caller below 500, and a NUL byte anywhere with 400`, { timeout: 180_000 }, async () => {
+    const board = await demoBoard(dialect, cluster.get, { uploadsPerWindow: 1_000_000, loginAttempts: 1_000_000 });
+    try {
+      const fixture = await routeFixture(board);
+      const routes = fixture.routes.map((route) => ({ ...route, params: paramNames(route.url) }));
+      const scalar = fc.oneof(hostileText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
+      const request = fc.record({
+        route: fc.constantFrom(...routes),
+        caller: fc.constantFrom(...fixture.callers),
+        // per parameter: the real value (to get past the lookups) or hostile text
+        params: fc.array(fc.option(hostileText, { freq: 2 }), { minLength: 4, maxLength: 4 }),
+        query: fc.dictionary(fc.constantFrom('sort', 'dir', 'next', 'task', 'split', 'saved', 'q'), hostileText, { maxKeys: 3 }),
+        body: fc.oneof(
+          fc.record({ kind: fc.constant('form' as const), fields: fc.array(fc.tuple(fc.constantFrom(...FIELDS), hostileText), { maxLength: 8 }), csrf: fc.boolean() }),
+          fc.record({ kind: fc.constant('json' as const), fields: fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), { maxKeys: 8 }), csrf: fc.boolean() }),
+          fc.record({ kind: fc.constant('raw' as const), json: fc.json() }),
+        ),
+      });
+      await fc.assert(fc.asyncProperty(request, async (r) => {
+        const paramValues = new Map(r.route.params.map((name, i) => [name, r.params[i] ?? fixture.realParam(r.route.url, name)]));
+        const search = new URLSearchParams(Object.entries(r.query)).toString();
+        const url = fixture.fill(r.route.url, (name) => paramValues.get(name)!) + (search ? `?${search}` : '');
+        const csrf = r.body.kind !== 'raw' && r.body.csrf && r.route.url !== '/logout' ? r.caller.csrf : null;
+        const body = r.route.method === 'GET' ? undefined
+          : r.body.kind === 'form' ? { type: 'application/x-www-form-urlencoded', text: new URLSearchParams([...(csrf ? [['_csrf', csrf] as [string, string]] : []), ...r.body.fields]).toString(), value: r.body.fields }
+          : r.body.kind === 'json' ? { type: 'application/json', text: JSON.stringify({ ...r.body.fields, ...(csrf ? { _csrf: csrf } : {}) }), value: r.body.fields }
+          : { type: 'application/json', text: r.body.json, value: JSON.parse(r.body.json) as unknown };
+        const res = await board.app.inject({ method: r.route.method as 'GET', url, headers: { ...r.caller.headers, ...(body ? { 'content-type': body.type } : {}) }, ...(body ? { payload: body.text } : {}) });
+        const shown = `${r.route.method} ${url.slice(0, 200)} as ${r.caller.name} ${body?.text.slice(0, 200) ?? ''} → ${res.statusCode}: ${res.body.slice(0, 300)}`;
+        assert.ok(res.statusCode < 500, shown);
+        // A path parameter over the router's length limit (100) is refused first, with 414.
+        const tooLong = [...paramValues.values()].some((v) => encodeURIComponent(v).length > 100);
+        if (hasNul([[...paramValues.values()], r.query, body?.value])) assert.ok(res.statusCode === 400 || (tooLong && res.statusCode === 414), shown);
+      }), settings(3000));
+    } finally {
+      await board.close();
+    }
+  });
+}

@@ -73,9 +73,12 @@ test('cxrbench study: create (seeded sample), invite by link, add a model, expor
 
 test('cxrbench demo --board seeds an open 20-case reader study with reading links, a review queue and a host account', { timeout: 240_000 }, async () => {
   const board = tempDir();
-  const run = await runCli(['demo', '--out', join(tempDir(), 'runs'), '--board', board]);
+  // on the port it will be served on: every link printed, and the serve command, use it
+  const run = await runCli(['demo', '--out', join(tempDir(), 'runs'), '--board', board, '--port', '8181']);
   assert.equal(run.code, 0, run.stderr);
-  const links = [...run.stdout.matchAll(/http:\/\/127\.0\.0\.1:8080\/r\/(cxr_read_\S+)/g)].map((m) => m[1]!);
+  assert.ok(run.stdout.includes(`Serve it: ./run cxrbench serve --data-dir ${board} --port 8181   (then open http://127.0.0.1:8181/b/demo)\n`), run.stdout);
+  assert.deepEqual([...run.stdout.slice(run.stdout.indexOf('Board seeded')).matchAll(/https?:\/\/[^/\s]+/g)].map((m) => m[0]).filter((origin, i, all) => all.indexOf(origin) === i), ['http://127.0.0.1:8181']);
+  const links = [...run.stdout.matchAll(/http:\/\/127\.0\.0\.1:8181\/r\/(cxr_read_\S+)/g)].map((m) => m[1]!);
   assert.equal(links.length, 2);
   assert.match(run.stdout, /Host \(administrator\) account: host@demo\.local, password \S+/);
   const store = await openStore({ sqliteFile: join(board, 'board.sqlite') });
@@ -86,7 +89,7 @@ test('cxrbench demo --board seeds an open 20-case reader study with reading link
     const items = await studyItems(store, found.study.id);
     assert.equal(items.length, 20);
     assert.ok(items.every((i) => i.missing_images === 0));
-    const queue = /Review queue of (\d+) generated question\(s\): http:\/\/127\.0\.0\.1:8080\/reviews\/([0-9a-f-]{36})/.exec(run.stdout);
+    const queue = /Review queue of (\d+) generated question\(s\): http:\/\/127\.0\.0\.1:8181\/reviews\/([0-9a-f-]{36})/.exec(run.stdout);
     assert.ok(queue, run.stdout);
     assert.ok(Number(queue[1]) > 0);
     const reviewItems = await store.db.selectFrom('review_items').select('question_id').where('queue_id', '=', queue[2]!).execute();

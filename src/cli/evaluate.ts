@@ -10,7 +10,7 @@ import { readQuestions } from '../dataset/read-dataset.js';
 import { resolveImagePath } from '../dataset/image-path.js';
 import { extractorInfo } from '../extract/extract.js';
 import { IMAGE_ORDER } from '../prompt/build-prompt.js';
-import { loadTemplate } from '../prompt/template.js';
+import { isTemplatePath, loadTemplate } from '../prompt/template.js';
 import { openRunFolder, runEvaluation, RUN_FILES, writeManifest, type RunOptions, type RunProgress, type RunResult } from '../runner/run.js';
 import { runBatchEvaluation } from '../runner/batch.js';
 import { summarizeOutcomes, type RunSummary } from '../score/summary.js';
@@ -21,6 +21,8 @@ import { resolveModel, type EndpointOptions } from './model-spec.js';
 import { costUsd, type Pricing } from '../runner/budget.js';
 import type { EndpointAnswerJudge, JudgeStats } from '../judge/answer-judge.js';
 import { judgeFromFlags, judgeManifest, type JudgeFlags } from './judge-options.js';
+import { makeOutputFolder } from './write-output.js';
+import { checkTextFile } from './read-text-file.js';
 
 /** Everything `cxrbench eval` (and the demo) can set. */
 export interface EvaluateSettings extends EndpointOptions {
@@ -135,6 +137,8 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
       throw new CxrError('model-config', `--model ${settings.model}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  // A template named by path is read whole: checked first (a device or pipe would never end).
+  if (isTemplatePath(settings.prompt)) checkTextFile(settings.prompt, '--prompt');
   const template = loadTemplate(settings.prompt);
   const maxImages = settings.maxImages ?? presetMaxImages;
   const questions = () => limited(readQuestions(layout, [settings.split]), settings.limit);
@@ -143,6 +147,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
   const selected = settings.limit === null ? count : Math.min(count, settings.limit);
   const datasetName = basename(layout.root === '.' ? process.cwd() : layout.root);
   const outDir = settings.out ?? join('runs', safeName(`${datasetName}-${settings.split}-${adapter.spec.name}`));
+  makeOutputFolder(outDir, '--out');
   const extractor = extractorInfo({ strict: settings.strict });
   const manifest: RunManifest = {
     schema: 1,

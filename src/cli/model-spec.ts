@@ -7,7 +7,8 @@ import { reportOracleBaseline } from '../models/baselines/report-oracle.js';
 import { textOnlyBaseline, trainTextOnly } from '../models/baselines/text-only.js';
 import { AdapterConfigError, openAICompatibleAdapter } from '../models/openai-compatible.js';
 import { PRESETS } from '../models/presets.js';
-import { readReplayFile, replayAdapter } from '../models/replay.js';
+import { parseReplayFile, replayAdapter } from '../models/replay.js';
+import { readTextFile } from './read-text-file.js';
 
 /** Endpoint options of `eval`, for the OpenAI-compatible adapter. */
 export interface EndpointOptions {
@@ -59,7 +60,7 @@ export async function resolveModel(spec: string, endpoint: EndpointOptions, seed
       if (arg === 'text-only') return { adapter: textOnlyBaseline(await trainTextOnly(needTrain(arg))), presetMaxImages: null };
       if (arg === 'report-oracle') return { adapter: reportOracleBaseline(), presetMaxImages: null };
     }
-    if (kind === 'replay' && arg) return { adapter: replayAdapter(arg, readReplayFile(arg)), presetMaxImages: null };
+    if (kind === 'replay' && arg) return { adapter: replayAdapter(arg, parseReplayFile(arg, readTextFile(arg, 'the replay file of --model'))), presetMaxImages: null };
     const common = { apiKeyEnv: endpoint.apiKeyEnv ?? null, headers: pairs(endpoint.header, '--header'), query: pairs(endpoint.query, '--query'), imageDetail: endpoint.imageDetail };
     if (kind === 'openai' && arg) {
       if (endpoint.endpoint.length === 0) throw new CxrError('model-config', `--model ${spec} needs --endpoint <base URL> (e.g. http://127.0.0.1:8000/v1 for vLLM)`);

@@ -26,3 +26,31 @@ export function seconds(option: string, allowZero = false) {
     return x;
   };
 }
+
+/**
+ * A commander parser for an http(s) address, returned without trailing slashes: links the CLI prints must open
+ * in a browser, so javascript:, data:, file: or a bare host:port are refused.
+ */
+export function httpUrl(option: string) {
+  return (value: string) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(value);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || /\s/.test(value)) {
+      throw new CxrError('bad-option', `${option} ${value}: expected an http(s) address such as https://board.example.org`);
+    }
+    return value.replace(/\/+$/, '');
+  };
+}
+
+/** A commander parser for a name or title people will see: trimmed, and refused when empty or only spaces. */
+export function nonBlank(option: string) {
+  return (value: string) => {
+    const trimmed = value.trim();
+    if (!trimmed) throw new CxrError('bad-option', `${option} "${value}": empty; give the text results and pages should show`);
+    return trimmed;
+  };
+}

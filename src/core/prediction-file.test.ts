@@ -24,3 +24,12 @@ test('predictions file: every problem is listed with its place; the first of a r
   assert.deepEqual([...parsed.predictions], [['q1', 'B']]);
   assert.equal(parsePredictions(`${BOM}[]`, 'rexrank-json').problems[0]!.code, 'not-parseable');
 });
+
+test('predictions file: a ReXrank JSON object that repeats an id (which JSON.parse collapses) lists each repeated id with its count', () => {
+  const text = '{"q1": {"model_prediction": "B"}, "q2": {"model_prediction": "C", "q1": "nested keys do not count"}, "q1": {"model_prediction": "D"}, "q\\u0031": {"model_prediction": "A"}, "q3": {"model_prediction": "A"}, "q3": {"model_prediction": "B"}}';
+  const parsed = parsePredictions(text, 'rexrank-json');
+  assert.deepEqual(parsed.problems, [
+    { code: 'duplicate-id', where: 'record "q1"', id: 'q1', message: 'record "q1" appears 3 times (JSON keeps only the last)' },
+    { code: 'duplicate-id', where: 'record "q3"', id: 'q3', message: 'record "q3" appears 2 times (JSON keeps only the last)' },
+  ]);
+});

@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describeBinary } from './binary-signature.js';
+import { repeatedTopLevelKeys } from './repeated-json-keys.js';
 
 /** Formats of a predictions file: ReXrank JSON (`{id: {…, model_prediction}}`), JSONL lines `{id, prediction}`, CSV `id,prediction`. */
 export type PredictionFormat = 'rexrank-json' | 'jsonl' | 'csv';
@@ -30,6 +31,17 @@ export function formatOfFileName(name: string): PredictionFormat {
   return 'rexrank-json';
 }
 
+/**
+ * One line naming the ids a file repeats — the first few and how many — or null when none repeats: a command
+ * that reads a predictions file refuses it then, rather than keeping one of the answers unseen.
+ */
+export function repeatedIdsMessage(problems: readonly PredictionFileProblem[]): string | null {
+  const ids = [...new Set(problems.filter((p) => p.code === 'duplicate-id').map((p) => p.id ?? p.where))];
+  if (ids.length === 0) return null;
+  const shown = ids.slice(0, 5).map((id) => `"${id}"`).join(', ');
+  return `${ids.length} id(s) appear more than once (${shown}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}); give each id once`;
+}
+
 function asText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
@@ -38,7 +50,8 @@ function asText(value: unknown): string | null {
 
 /**
  * Reads a predictions file's text. Never throws: every problem (unparseable lines, missing ids or predictions,
- * repeated ids) is listed, so an uploader sees them all at once. The first prediction of a repeated id is kept.
+ * repeated ids, also as repeated keys of a JSON object) is listed, so an uploader sees them all at once. The
+ * first prediction of a repeated id is kept (of a JSON object's, the last: JSON.parse's choice).
  */
 export function parsePredictions(content: string, format: PredictionFormat): ParsedPredictions {
   // Files saved on Windows or by Excel start with a byte-order mark and end lines with CRLF: both are accepted.
@@ -108,6 +121,10 @@ export function parsePredictions(content: string, format: PredictionFormat): Par
   if (!json || typeof json !== 'object' || Array.isArray(json)) {
     problems.push({ code: 'not-parseable', where: 'file', message: 'expected one JSON object keyed by question id (ReXrank format)' });
     return { predictions, problems };
+  }
+  // JSON.parse keeps the last record of a repeated id: the repeats are found in the text and listed.
+  for (const [id, times] of repeatedTopLevelKeys(text, Object.keys(json).length)) {
+    problems.push({ code: 'duplicate-id', where: `record "${id}"`, id, message: `record "${id}" appears ${times} times (JSON keeps only the last)` });
   }
   for (const [id, record] of Object.entries(json as Record<string, unknown>)) {
     const where = `record "${id}"`;

@@ -13,13 +13,15 @@ export type CorpusFormat = (typeof CORPUS_FORMATS)[number];
 /** Reads a CSV of reports (header row; columns resolved from the map or the usual names), one result per row. */
 /** Opens a file for reading, or throws a clear error naming it (a missing file, a folder, no permission). */
 export async function openForReading(file: string, what: string): Promise<ReturnType<typeof createReadStream>> {
-  let isFile = false;
+  let stats;
   try {
-    isFile = statSync(file).isFile();
+    stats = statSync(file);
   } catch (error) {
     throw new CxrError('unreadable-file', `${file}: cannot read ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  if (!isFile) throw new CxrError('unreadable-file', `${file}: cannot read ${what} (it is a folder, not a file)`);
+  if (stats.isDirectory()) throw new CxrError('unreadable-file', `${file}: cannot read ${what} (it is a folder, not a file)`);
+  // A device or pipe never ends (or never opens): a corpus is a file.
+  if (!stats.isFile()) throw new CxrError('unreadable-file', `${file}: cannot read ${what} (it is ${stats.isFIFO() ? 'a named pipe' : 'a device'}, not a regular file; save the data to a file)`);
   const stream = createReadStream(file);
   try {
     await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
@@ -49,10 +51,26 @@ export async function* readCsvReports(file: string, map: ColumnMap): AsyncGenera
   if (columns === null) throw new CxrError('unreadable-file', `${file}: no rows (an empty CSV, or only a header)`);
 }
 
-/** Reads JSONL reports (one object per line; keys resolved like CSV columns). A line that is not an object is rejected. */
+/**
+ * The refusal of a JSONL file none of whose records could give a report (as a CSV without a report column is
+ * refused): which fields were expected and which keys its first object has.
+ */
+function noReportFields(file: string, map: ColumnMap, objects: number, firstKeys: string[] | null): CxrError {
+  const expected = map.findings || map.impression ? `the keys --map names (${[map.findings && `findings=${map.findings}`, map.impression && `impression=${map.impression}`].filter(Boolean).join(', ')})` : 'a findings or impression key';
+  if (objects === 0) return new CxrError('bad-option', `${file}: no JSON object on any line; expected one report per line, with ${expected}`);
+  return new CxrError('bad-option', `${file}: none of its ${objects} record(s) has ${expected} (the first has ${firstKeys!.length ? `keys ${firstKeys!.slice(0, 20).join(', ')}${firstKeys!.length > 20 ? ', …' : ''}` : 'no keys'}); name the report's keys with --map findings=<key>,impression=<key>`);
+}
+
+/**
+ * Reads JSONL reports (one object per line; keys resolved like CSV columns). A line that is not an object, or an
+ * object without the report's keys, is rejected — but a file in which no object has them is refused whole.
+ */
 export async function* readJsonlReports(file: string, map: ColumnMap): AsyncGenerator<RecordResult> {
   const stream = await openForReading(file, 'the reports');
   let line = 0;
+  let objects = 0;
+  let withReportKeys = 0;
+  let firstKeys: string[] | null = null;
   for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
     line++;
     if (text.trim() === '') continue;
@@ -69,9 +87,12 @@ export async function* readJsonlReports(file: string, map: ColumnMap): AsyncGene
       continue;
     }
     const record = value as Record<string, unknown>;
+    objects++;
+    firstKeys ??= Object.keys(record);
     let columns: ColumnMap;
     try {
       columns = resolveColumns(Object.keys(record), map, `${file} ${recordName}`);
+      withReportKeys++;
     } catch (error) {
       // One record without the mapped keys is that record's problem, not the file's.
       yield { rejection: { source: { file, record: recordName }, reason: (error as Error).message.replace(`${file} ${recordName}: `, '') } };
@@ -79,6 +100,7 @@ export async function* readJsonlReports(file: string, map: ColumnMap): AsyncGene
     }
     yield reportFromRecord(record, columns, file, recordName);
   }
+  if (withReportKeys === 0) throw noReportFields(file, map, objects, firstKeys);
 }
 
 /** Reads a ReXGradient-160K metadata folder through the dataset reader; records it cannot read are rejections. */

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { CxrError } from '../core/errors.js';
-import { formatOfFileName, parsePredictions } from '../core/prediction-file.js';
+import { formatOfFileName, parsePredictions, repeatedIdsMessage } from '../core/prediction-file.js';
 import type { ModelAdapter } from './adapter.js';
 
 /** Predictions made elsewhere, by question id: raw text or a letter, to be extracted and scored like any model's. */
@@ -8,17 +7,14 @@ export type ReplayPredictions = Map<string, string>;
 
 /**
  * Reads predictions from a ReXrank JSON (the input records, each with `model_prediction`), a JSONL file (lines
- * `{id, prediction}`; `output`/`model_prediction`/`response` also accepted) or a CSV with columns `id,prediction`.
- * The first problem found is reported, naming the file and the record.
+ * `{id, prediction}`; `output`/`model_prediction`/`response` also accepted) or a CSV with columns `id,prediction`,
+ * given the file's text (the caller reads it, within its size limits). Repeated ids are refused, naming them;
+ * otherwise the first problem found is reported, naming the file and the record.
  */
-export function readReplayFile(file: string): ReplayPredictions {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new CxrError('unreadable-file', `${file}: cannot read the predictions file`);
-  }
+export function parseReplayFile(file: string, text: string): ReplayPredictions {
   const { predictions, problems } = parsePredictions(text, formatOfFileName(file));
+  const repeated = repeatedIdsMessage(problems);
+  if (repeated) throw new CxrError('unreadable-file', `${file}: ${repeated}`);
   if (problems.length > 0) throw new CxrError('unreadable-file', `${file}: ${problems[0]!.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : ''}`);
   return predictions;
 }

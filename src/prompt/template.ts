@@ -43,9 +43,14 @@ export function parseTemplate(text: string, source: string): PromptTemplate {
   return { ...parsed.data, sha256: createHash('sha256').update(text).digest('hex') };
 }
 
-/** Loads a built-in template by name, or a user template from a file path (anything with a / or ending in .json). */
+/** True when `--prompt` names a user template's file (anything with a / or ending in .json), not a built-in one. */
+export function isTemplatePath(nameOrPath: string): boolean {
+  return nameOrPath.includes('/') || nameOrPath.endsWith('.json');
+}
+
+/** Loads a built-in template by name, or a user template from a file path ({@link isTemplatePath}). */
 export function loadTemplate(nameOrPath: string): PromptTemplate {
-  const isPath = nameOrPath.includes('/') || nameOrPath.endsWith('.json');
+  const isPath = isTemplatePath(nameOrPath);
   if (!isPath && !(BUILT_IN_TEMPLATES as readonly string[]).includes(nameOrPath)) {
     throw new CxrError('bad-option', `--prompt ${nameOrPath}: no such built-in template (${BUILT_IN_TEMPLATES.join(', ')}); give a path to use your own`);
   }

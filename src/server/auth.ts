@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { sessionUser, tokenCaller, type User } from '../store/accounts.js';
 import type { Store } from '../store/connect.js';
-import type { Viewer } from './views/layout.js';
+import { html } from './views/html.js';
+import { layout, type Viewer } from './views/layout.js';
 
 export const SESSION_COOKIE = 'cxr_session';
 
@@ -57,9 +58,17 @@ export function csrfOk(request: FastifyRequest, token: unknown): boolean {
   return sameToken(token, request.caller?.csrf);
 }
 
-/** Sends a browser to the login page (pages) or answers 401 (API); returns false when there is no caller. */
+/**
+ * Sends a browser to the login page (pages) or answers 401 (API); returns false when there is no caller. Pages
+ * need a signed-in browser: their forms carry a session's CSRF token, which an API token has not — a token
+ * sent to a page gets a 403 saying so.
+ */
 export function requireCaller(request: FastifyRequest, reply: FastifyReply, api: boolean): request is FastifyRequest & { caller: Caller } {
-  if (request.caller) return true;
+  if (request.caller && (api || request.caller.via === 'session')) return true;
+  if (request.caller) {
+    void reply.code(403).type('text/html; charset=utf-8').send(layout('Sign in', null, html`<h1>Sign in</h1><p class="problems" role="alert">${request.url.split('?')[0]!.slice(0, 80)} is a page for a signed-in browser; an API token opens only the API (/api/…, described at /api/openapi.json).</p>`));
+    return false;
+  }
   if (api) void reply.code(401).send({ error: 'unauthorized', message: tokenProblems.get(request) ?? 'send an API token: Authorization: Bearer <token> (create one on your account page)' });
   else void reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
   return false;

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { viaQueue } from '../board/submit.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { DEFAULT_SCORE_SETTINGS } from '../board/score-submission.js';
@@ -25,9 +25,23 @@ import { registerStudyReader } from './routes/study-reader.js';
 import { registerViewerAssets } from './viewer/bundle.js';
 import { PixelCache } from './viewer/pixel-cache.js';
 import { registerReview } from './routes/review.js';
+import { registerRequestGuard } from './request-guard.js';
 import { formatBytes } from './upload.js';
 import { html } from './views/html.js';
 import { layout } from './views/layout.js';
+
+/** A route as registered: its method and URL pattern (`/b/:slug`). */
+export interface RouteSummary {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the board (HEAD, answered by GET, left out): what the fuzz tests walk, so none is missed. */
+    routeTable: readonly RouteSummary[];
+  }
+}
 
 export const DEFAULT_BOARD_OPTIONS: BoardOptions = {
   maxUploadBytes: 100 * 1024 * 1024,
@@ -47,6 +61,9 @@ const STATIC: Record<string, { file: URL; type: string }> = {
   'reader.js': { file: new URL('./public/reader.js', import.meta.url), type: 'application/javascript; charset=utf-8' },
   'review.js': { file: new URL('./public/review.js', import.meta.url), type: 'application/javascript; charset=utf-8' },
 };
+
+/** The longest path parameter the router accepts (fastify's default): ids, slugs and tokens are far shorter. */
+const MAX_PARAM_LENGTH = 100;
 
 // Scripts and styles only from this server; no inline script can run, whatever a text field holds.
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -75,6 +92,22 @@ export function createApp(deps: { store: Store; queue: JobQueue; changes?: Chang
   // Without a watch (PostgreSQL needs its listener, started by the caller), SQLite's own token, else none.
   const changeToken = deps.changes ? () => deps.changes!.token() : (store.changeToken ?? (() => null));
   const settings: BoardOptions = { ...DEFAULT_BOARD_OPTIONS, ...options };
+  /** Answers a failed request: a page or JSON, the client's mistakes (4xx) said plainly, anything else a 500 with its request id. */
+  const answerError = (error: Error & { statusCode?: number; code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'request failed');
+    else request.log.warn({ code: error.code, status }, error.message);
+    const message =
+      status === 500 ? `internal error (request ${request.id})`
+      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `the request body is larger than ${formatBytes(1024 * 1024)} (uploads go as multipart/form-data, up to ${formatBytes(settings.maxUploadBytes)}); nothing was stored`
+      : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `content type ${request.headers['content-type'] ?? '(none)'} is not accepted here`
+      // The router's own refusals quote the whole path: said here without it (it may be 100,000 characters).
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? `a part of the path is longer than ${MAX_PARAM_LENGTH} characters; no name or id here is that long`
+      : error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding (a % must start a UTF-8 byte such as %C3%A9)'
+      : error.message;
+    if (wantsHtml(request)) return void reply.code(status).type('text/html; charset=utf-8').send(errorPage(request, status, message));
+    void reply.code(status).send({ error: status === 500 ? 'internal' : 'bad-request', message });
+  };
   const app = Fastify({
     logger: {
       level: settings.log.level,
@@ -90,6 +123,8 @@ export function createApp(deps: { store: Store; queue: JobQueue; changes?: Chang
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerError,
   });
   const checker = startUploadCheckThread(store.connection);
   app.addHook('onClose', async () => checker.close());
@@ -103,24 +138,19 @@ export function createApp(deps: { store: Store; queue: JobQueue; changes?: Chang
   void app.register(formbody);
   void app.register(multipart);
   app.decorateRequest('caller', null);
+  registerRequestGuard(app);
+  const routes: RouteSummary[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
+  app.decorate('routeTable', routes);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').header('x-frame-options', 'DENY');
     if (request.url.startsWith('/static/')) return;
     request.caller = await resolveCaller(store, request);
   });
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'request failed');
-    else request.log.warn({ code: error.code, status }, error.message);
-    const message =
-      status === 500 ? `internal error (request ${request.id})`
-      : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `the request body is larger than ${formatBytes(1024 * 1024)} (uploads go as multipart/form-data, up to ${formatBytes(settings.maxUploadBytes)}); nothing was stored`
-      : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `content type ${request.headers['content-type'] ?? '(none)'} is not accepted here`
-      : error.message;
-    if (wantsHtml(request)) return void reply.code(status).type('text/html; charset=utf-8').send(errorPage(request, status, message));
-    void reply.code(status).send({ error: status === 500 ? 'internal' : 'bad-request', message });
-  });
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const shown = path.length > 80 ? `${path.slice(0, 80)}… (${path.length - 80} more characters)` : path;
@@ -128,7 +158,8 @@ export function createApp(deps: { store: Store; queue: JobQueue; changes?: Chang
     return reply.code(404).send({ error: 'not-found', message: `no route ${request.method} ${shown} (the API is described at /api/openapi.json)` });
   });
   app.get<{ Params: { name: string } }>('/static/:name', async (request, reply) => {
-    const asset = STATIC[request.params.name];
+    // Own names only: `__proto__` or `constructor` would otherwise find the object's prototype.
+    const asset = Object.hasOwn(STATIC, request.params.name) ? STATIC[request.params.name] : undefined;
     if (!asset) return reply.code(404).send('not found');
     return reply.type(asset.type).header('cache-control', 'public, max-age=3600').send(readFileSync(asset.file));
   });

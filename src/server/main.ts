@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_BOARD_PORT } from '../board/board-address.js';
 import { CxrError } from '../core/errors.js';
 import { createApp } from './create-app.js';
 import { runShell, startBoardServices } from './shell.js';
@@ -9,12 +11,25 @@ import { watchChanges } from '../store/change-watch.js';
  * Scoring runs in `--workers` threads of this process and/or in `cxrbench worker` processes — never on the
  * web server's event loop. Web replicas are stateless: sessions, limits and the queue live in the database.
  */
+/** Listens, or says plainly why the address cannot be had (another program on the port, a port below 1024). */
+async function listenOn(app: FastifyInstance, host: string, port: number): Promise<string> {
+  try {
+    return await app.listen({ host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CxrError('bad-option', `--port ${port}: ${host}:${port} is in use by another program; serve on another port (--port <n>; a demo board's links follow \`cxrbench demo --board <dir> --port <n>\`)`);
+    if (code === 'EACCES') throw new CxrError('bad-option', `--port ${port}: this user may not listen on ${host}:${port} (ports below 1024 need privileges); choose a port of 1024 or more`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CxrError('bad-option', `--host ${host}: not an address of this machine (${code})`);
+    throw error;
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const program = new Command('cxrbench serve')
     .description('run the leaderboard server (SQLite in --data-dir, or PostgreSQL with DATABASE_URL=postgres://…)')
     .option('--data-dir <dir>', 'folder of the SQLite database', 'board-data')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port', (v) => Number(v), 8080)
+    .option('--port <n>', 'port', (v) => Number(v), DEFAULT_BOARD_PORT)
     .option('--migrate', 'apply pending database migrations (and install the scoring queue) before starting')
     .option('--workers <n>', 'scoring threads in this process (0: a pure web replica; run `cxrbench worker` elsewhere)', (v) => Number(v), 1)
     .option('--max-upload-mb <n>', 'largest accepted upload', (v) => Number(v), 100)
@@ -31,6 +46,7 @@ async function main(argv: string[]): Promise<void> {
   for (const [name, value] of [['--workers', flags.workers], ['--max-upload-mb', flags.maxUploadMb], ['--login-attempts', flags.loginAttempts], ['--uploads-per-hour', flags.uploadsPerHour], ['--port', flags.port]] as const) {
     if (!Number.isFinite(value) || value < 0) throw new CxrError('bad-option', `${name} ${String(value)}: expected a number ≥ 0`);
   }
+  if (!Number.isInteger(flags.port) || flags.port > 65535) throw new CxrError('bad-option', `--port ${flags.port}: expected a port, a whole number from 0 to 65535 (0: any free port)`);
   const level = (['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const).find((l) => l === flags.logLevel) ?? 'info';
   const log = (lvl: string, message: string) => process.stderr.write(`${JSON.stringify({ level: lvl, time: Date.now(), msg: message })}\n`);
   const services = await startBoardServices({ dataDir: flags.dataDir, migrateFirst: flags.migrate === true, threads: Math.max(0, Math.floor(flags.workers)), label: 'serve', log });
@@ -40,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
     maxUploadBytes: flags.maxUploadMb * 1024 * 1024, loginAttempts: flags.loginAttempts, uploadsPerWindow: flags.uploadsPerHour, uploadWindowMs: 60 * 60_000,
     secureCookies: flags.secureCookies === true, openSignup: flags.signup, publicUrl: flags.publicUrl?.replace(/\/+$/, '') ?? null, log: { level },
   });
-  const address = await app.listen({ host: flags.host, port: flags.port });
+  const address = await listenOn(app, flags.host, flags.port);
   process.stdout.write(`cxrbench board on ${address} (${services.store.dialect}: ${services.store.location}; ${services.queue.backend} queue; ${services.pool?.ready.length ?? 0} scoring thread(s))\n`);
   let stopping = false;
   const stop = async () => {

@@ -42,7 +42,8 @@ export async function startBoardServices(options: { dataDir: string; migrateFirs
   if (process.env.CXRBENCH_RRG_GREEN && !process.env.CXRBENCH_RRG_GREEN_JOURNAL_DIR) process.env.CXRBENCH_RRG_GREEN_JOURNAL_DIR = join(options.dataDir, 'green-journal');
   const green = boardGreenConfig();
   if (green) options.log('info', `GREEN judge ${green.model} at ${green.endpoints.join(', ')}; replies kept in ${green.journalDir}`);
-  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, sqliteFile: join(options.dataDir, 'board.sqlite') });
+  // Only --migrate creates a SQLite database: a mistyped --data-dir is said, not served empty.
+  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, sqliteFile: join(options.dataDir, 'board.sqlite'), create: options.migrateFirst });
   try {
     if (options.migrateFirst) await migrate(store);
     await assertMigrated(store);

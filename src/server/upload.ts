@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { nulMessage } from './request-guard.js';
 
 export interface Upload {
   fields: Record<string, string>;
@@ -33,15 +34,19 @@ export async function readUpload(request: FastifyRequest, maxBytes: number): Pro
   if (!request.isMultipart()) {
     throw new UploadError(400, `expected a multipart/form-data upload (the predictions as the field "file", the model card as the field "model"), got ${request.headers['content-type'] ?? 'no content type'}`);
   }
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   let file: Upload['file'] = null;
   try {
     for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1, fields: 30, fieldSize: MAX_FIELD_BYTES } })) {
       if (part.type === 'file') {
+        if (part.filename.includes('\u0000')) throw new UploadError(400, nulMessage('the file name', 'nothing was stored'));
         const bytes = await part.toBuffer();
         file = { name: part.filename || 'predictions', content: bytes.toString('utf8') };
       } else {
         if (part.valueTruncated) throw new UploadError(413, `the field "${part.fieldname}" is larger than ${formatBytes(MAX_FIELD_BYTES)}; nothing was stored`);
+        // As for every other form (request-guard.ts): one value per field, and no NUL byte in any.
+        if (Object.hasOwn(fields, part.fieldname)) throw new UploadError(400, `the field "${part.fieldname}" was sent twice; send it once; nothing was stored`);
+        if (typeof part.value === 'string' && part.value.includes('\u0000')) throw new UploadError(400, nulMessage(`the field "${part.fieldname}"`, 'nothing was stored'));
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
       }
     }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseConnection, Kysely } from 'kysely';
 import type { MigrationProvider } from 'kysely/migration';
@@ -46,10 +46,27 @@ function redact(url: string): string {
 }
 
 /**
- * Opens the store: PostgreSQL when `databaseUrl` is a postgres:// URL, else a SQLite file at `sqliteFile`.
+ * Where a SQLite database is to be opened: its folder must be a folder, and — unless it may be created — the file
+ * must be there already, so a mistyped folder is said as such instead of becoming a new, empty database.
+ */
+function checkSqlitePlace(file: string, create: boolean): void {
+  const folder = dirname(file);
+  let kind;
+  try {
+    kind = statSync(folder, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new CxrError('path-not-found', `${folder} cannot be a folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): give the folder that holds (or is to hold) the board's database, board.sqlite`);
+  }
+  if (kind && !kind.isDirectory()) throw new CxrError('path-not-found', `${folder} is a file, not a folder: give the folder that holds (or is to hold) the board's database, board.sqlite`);
+  if (!create && !existsSync(file)) throw new CxrError('path-not-found', `there is no board database at ${file}: check the folder (--data-dir), or create one there with \`cxrbench db migrate --data-dir ${folder}\``);
+}
+
+/**
+ * Opens the store: PostgreSQL when `databaseUrl` is a postgres:// URL, else a SQLite file at `sqliteFile` —
+ * created when missing only if `create` (the default); otherwise a missing file is refused.
  * Checks the connection at once, so an unreachable server is reported here, with what to fix.
  */
-export async function openStore(options: { databaseUrl?: string | undefined; sqliteFile: string }): Promise<Store> {
+export async function openStore(options: { databaseUrl?: string | undefined; sqliteFile: string; create?: boolean }): Promise<Store> {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
     const [{ default: pg }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
@@ -68,10 +85,12 @@ export async function openStore(options: { databaseUrl?: string | undefined; sql
   }
   if (url) throw new CxrError('bad-option', `DATABASE_URL ${redact(url)}: expected postgres://user:password@host:port/database (leave it unset for the SQLite file)`);
   const [{ default: SQLite }, { Kysely, SqliteDialect, SqliteDriver, CompiledQuery }] = await Promise.all([import('better-sqlite3'), import('kysely')]);
-  mkdirSync(dirname(options.sqliteFile), { recursive: true });
+  const create = options.create ?? true;
+  checkSqlitePlace(options.sqliteFile, create);
   let database: InstanceType<typeof SQLite>;
   try {
-    database = new SQLite(options.sqliteFile);
+    if (create) mkdirSync(dirname(options.sqliteFile), { recursive: true });
+    database = new SQLite(options.sqliteFile, { fileMustExist: !create });
   } catch (error) {
     throw new CxrError('db-unreachable', `cannot open the SQLite database ${options.sqliteFile}: ${(error as Error).message}`);
   }

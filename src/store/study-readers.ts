@@ -3,7 +3,8 @@ import { CxrError } from '../core/errors.js';
 import { audit } from './audit.js';
 import type { Store } from './connect.js';
 import { newSecret, secretHash } from './credentials.js';
-import type { StudyReaderTable, StudyTable } from './schema.js';
+import type { Kysely } from 'kysely';
+import type { Database, StudyReaderTable, StudyTable } from './schema.js';
 
 export type StudyReader = StudyReaderTable;
 
@@ -22,6 +23,16 @@ async function nextReaderName(store: Store, studyId: string, name: string): Prom
   for (let k = taken.size + 1; ; k++) if (!taken.has(`Reader ${k}`)) return `Reader ${k}`;
 }
 
+/**
+ * Refuses an invitation to a closed study (its answers are frozen: a new reader could read nothing), from the
+ * web and the CLI alike.
+ */
+async function assertStillInvitable(tx: Kysely<Database>, studyId: string): Promise<void> {
+  const study = await tx.selectFrom('studies').select('state').where('id', '=', studyId).executeTakeFirst();
+  if (!study) throw new CxrError('not-found', `no study ${studyId}`);
+  if (study.state === 'closed') throw new CxrError('conflict', 'the study is closed: its answers are frozen and no reader can be invited');
+}
+
 function newReader(studyId: string, name: string, userId: string | null, tokenHash: string | null): StudyReader {
   return { id: randomUUID(), study_id: studyId, name, user_id: userId, token_hash: tokenHash, csrf: newSecret(), order_seed: randomInt(0, 2 ** 31), created_at: now(), revoked_at: null, submitted_at: null, last_seen_at: null };
 }
@@ -31,6 +42,7 @@ export async function inviteByLink(store: Store, actor: string, studyId: string,
   const token = newSecret(READER_TOKEN_PREFIX);
   const reader = newReader(studyId, await nextReaderName(store, studyId, name), null, secretHash(token));
   await store.db.transaction().execute(async (tx) => {
+    await assertStillInvitable(tx, studyId);
     await tx.insertInto('study_readers').values(reader).execute();
     await audit(tx, actor, 'study.invite-link', { study: studyId, reader: reader.id, name: reader.name });
   });
@@ -44,6 +56,7 @@ export async function inviteAccount(store: Store, actor: string, studyId: string
   if (await store.db.selectFrom('study_readers').select('id').where('study_id', '=', studyId).where('user_id', '=', user.id).executeTakeFirst()) throw new CxrError('conflict', `${email.trim()} is a reader of this study already`);
   const reader = newReader(studyId, await nextReaderName(store, studyId, name || user.display_name), user.id, null);
   await store.db.transaction().execute(async (tx) => {
+    await assertStillInvitable(tx, studyId);
     await tx.insertInto('study_readers').values(reader).execute();
     await audit(tx, actor, 'study.invite-account', { study: studyId, reader: reader.id, email: email.trim().toLowerCase() });
   });

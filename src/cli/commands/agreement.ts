@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { answerFormatOfFileName, parseAnswerFile, type AnswerRecord } from '../../core/answer-file.js';
@@ -13,6 +13,7 @@ import { wilson } from '../../score/intervals.js';
 import { parseFormat } from '../output-format.js';
 import { openSavedRun } from '../run-folder.js';
 import { savedRunOutcomes } from '../saved-run-outcomes.js';
+import { readTextFile } from '../read-text-file.js';
 
 /** The gold answer and task of each item: from a dataset, an answer key, or the run folders. */
 interface Gold {
@@ -33,13 +34,7 @@ async function raterFromRun(dir: string, gold: Gold, goldGiven: boolean): Promis
 }
 
 function readAnswerRecords(file: string): AnswerRecord[] {
-  let content: string;
-  try {
-    content = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CxrError('unreadable-file', `${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  const { records, problems } = parseAnswerFile(content, answerFormatOfFileName(file));
+  const { records, problems } = parseAnswerFile(readTextFile(file, 'answer file'), answerFormatOfFileName(file));
   if (problems.length > 0) throw new CxrError('unreadable-file', `${file}: ${problems.length} problem(s):\n  ${problems.slice(0, 10).join('\n  ')}`);
   return records;
 }
@@ -71,7 +66,7 @@ function isAnswerKey(path: string): boolean {
   if (statSync(path).isDirectory()) return false;
   const lower = path.toLowerCase();
   if (lower.endsWith('.csv')) return true;
-  const head = readFileSync(path, 'utf8').slice(0, 65_536).replace(/^\uFEFF/, '').trimStart();
+  const head = readTextFile(path, '--gold').slice(0, 65_536).replace(/^\uFEFF/, '').trimStart();
   if (lower.endsWith('.json')) return head.startsWith('[');
   const firstLine = head.split('\n', 1)[0] ?? '';
   try {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { importReported } from '../../board/import-reported.js';
@@ -17,12 +16,17 @@ import { assertMigrated, migrate, openStore, type Store } from '../../store/conn
 import type { SubmissionKind } from '../../store/schema.js';
 import { openJobQueue } from '../../jobs/open-queue.js';
 import { PGBOSS_SCHEMA } from '../../jobs/pgboss-queue.js';
+import { nonBlank, wholeNumber } from '../option-parsers.js';
+import { checkTextFile, readTextFile } from '../read-text-file.js';
 
 export const DATA_DIR_HELP = 'folder of the SQLite database (ignored when DATABASE_URL=postgres://… is set)';
 
-/** Opens the board's store (PostgreSQL from DATABASE_URL, else SQLite in the data dir), migrated. */
+/**
+ * Opens the board's store (PostgreSQL from DATABASE_URL, else SQLite in the data dir), migrated. Only
+ * `migrateFirst` creates a SQLite database: every other command refuses a missing one, naming the path.
+ */
 export async function openBoardStore(dataDir: string, migrateFirst = false): Promise<Store> {
-  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, sqliteFile: join(dataDir, 'board.sqlite') });
+  const store = await openStore({ databaseUrl: process.env.DATABASE_URL, sqliteFile: join(dataDir, 'board.sqlite'), create: migrateFirst });
   try {
     if (migrateFirst) await migrate(store);
     await assertMigrated(store);
@@ -76,8 +80,8 @@ export function registerBoard(program: Command): void {
     .description('create an account (an administrator with --admin); the password comes from an environment variable')
     .requiredOption('--email <email>')
     .requiredOption('--password-env <name>', 'environment variable holding the password')
-    .option('--name <display name>', 'display name', '')
-    .option('--team <name>', 'create a team for this user')
+    .option('--name <display name>', 'display name', nonBlank('--name'), '')
+    .option('--team <name>', 'create a team for this user', nonBlank('--team'))
     .option('--admin', 'an administrator')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (opts: { email: string; passwordEnv: string; name: string; team?: string; admin?: boolean; dataDir: string }) => {
@@ -93,10 +97,10 @@ export function registerBoard(program: Command): void {
     .requiredOption('--data <dir>', 'dataset')
     .option('--split <name>', 'split holding the test set', 'test')
     .requiredOption('--slug <slug>', 'short name in URLs, e.g. rexvqa-test-v1')
-    .option('--title <text>', 'title shown on the board')
+    .option('--title <text>', 'title shown on the board', nonBlank('--title'))
     .option('--version <text>', 'version of the test set', '1')
-    .option('--daily-limit <n>', 'submissions per team per day', (v) => Number(v), 3)
-    .option('--total-limit <n>', 'submissions per team in all', (v) => Number(v), 100)
+    .option('--daily-limit <n>', 'submissions per team per day', wholeNumber('--daily-limit'), 3)
+    .option('--total-limit <n>', 'submissions per team in all', wholeNumber('--total-limit'), 100)
     .option('--closed', 'load it closed for submissions')
     .option('--with-images', 'also store its images in the database, so reader studies can be drawn from it in the browser')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
@@ -128,14 +132,15 @@ export function registerBoard(program: Command): void {
     .requiredOption('--data <file>', "ReXrank's RRG JSON, keyed by study")
     .requiredOption('--slug <slug>', 'short name in URLs, e.g. iu-xray-findings-v1')
     .option('--track <track>', 'findings | findings-impression', 'findings-impression')
-    .option('--title <text>', 'title shown on the board')
+    .option('--title <text>', 'title shown on the board', nonBlank('--title'))
     .option('--version <text>', 'version of the test set', '1')
-    .option('--daily-limit <n>', 'submissions per team per day', (v) => Number(v), 3)
-    .option('--total-limit <n>', 'submissions per team in all', (v) => Number(v), 100)
+    .option('--daily-limit <n>', 'submissions per team per day', wholeNumber('--daily-limit'), 3)
+    .option('--total-limit <n>', 'submissions per team in all', wholeNumber('--total-limit'), 100)
     .option('--closed', 'load it closed for submissions')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (opts: { data: string; slug: string; track: string; title?: string; version: string; dailyLimit: number; totalLimit: number; closed?: boolean; dataDir: string }) => {
       await withStore(opts.dataDir, async (store) => {
+        checkTextFile(opts.data, '--data');
         const b = await loadRrgBenchmarkFromFile(store, 'cli', opts.data, opts.track, { slug: opts.slug, title: opts.title ?? opts.slug, version: opts.version, dailyLimit: opts.dailyLimit, totalLimit: opts.totalLimit, open: opts.closed !== true });
         process.stdout.write(`loaded ${b.slug}: ${b.item_count} studies with hidden ${opts.track} references, sha256 ${b.content_sha256}\n`);
       });
@@ -152,6 +157,7 @@ export function registerBoard(program: Command): void {
       await withStore(opts.dataDir, async (store) => {
         const b = await benchmarkBySlug(store, opts.slug);
         if (!b) throw new CxrError('not-found', `no benchmark "${opts.slug}"`);
+        checkTextFile(opts.file, '--file');
         process.stdout.write(`added ${await importReportedRrg(store, 'cli', b, opts.file, opts.dataset, opts.track)} reported row(s) to ${b.slug}\n`);
       });
     });
@@ -167,10 +173,16 @@ export function registerBoard(program: Command): void {
       await withStore(opts.dataDir, async (store) => {
         const b = await benchmarkBySlug(store, opts.slug);
         if (!b) throw new CxrError('not-found', `no benchmark "${opts.slug}"`);
-        const card = ModelCard.safeParse(JSON.parse(opts.model));
+        let model: unknown;
+        try {
+          model = JSON.parse(opts.model);
+        } catch (error) {
+          throw new CxrError('bad-option', `--model: not JSON (${(error as Error).message}); give the model card as JSON, e.g. {"name":"text-only"}`);
+        }
+        const card = ModelCard.safeParse(model);
         if (!card.success) throw new CxrError('bad-option', `--model: ${card.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
         const kind: SubmissionKind = opts.baseline ? 'baseline' : 'participant';
-        const result = await submitPredictions(store, scoreHere(store), b, { fileName: opts.predictions, content: readFileSync(opts.predictions, 'utf8'), model: card.data, teamId: null, userId: null, kind });
+        const result = await submitPredictions(store, scoreHere(store), b, { fileName: opts.predictions, content: readTextFile(opts.predictions, '--predictions'), model: card.data, teamId: null, userId: null, kind });
         if (!result.ok) throw new CxrError('unreadable-file', `${opts.predictions}: ${'problems' in result ? result.problems.map((p) => p.message).join('; ') : result.message}`);
         const status = await submissionStatus(store, result.submission.id);
         if (status?.state !== 'scored') throw new Error(`scoring ${opts.predictions} failed: ${status?.error ?? 'unknown'}`);

@@ -4,6 +4,8 @@ import { generateQuestionSet } from '../../generate/pipeline.js';
 import { readQuestions } from '../../dataset/read-dataset.js';
 import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { scoreHere, submitPredictions } from '../../board/submit.js';
+import { DEFAULT_BOARD_PORT, localBoardUrl } from '../../board/board-address.js';
+import { wholeNumber } from '../option-parsers.js';
 import { openBoardStore } from './board.js';
 import { seedDemoPeople } from './demo-board-people.js';
 import { demoFromDicom } from './demo-dicom.js';
@@ -37,7 +39,8 @@ function table2Summary(rows: { model: string; summary: RunSummary }[]): string {
 }
 
 /** A local board with the demo's test split as a hidden benchmark and the baseline runs scored onto it. */
-async function seedBoard(dir: string, data: string, split: string, runDirs: string[], reviewSample: string | null): Promise<void> {
+async function seedBoard(dir: string, data: string, split: string, runDirs: string[], reviewSample: string | null, port: number): Promise<void> {
+  const baseUrl = localBoardUrl(port);
   rmSync(join(dir, 'board.sqlite'), { force: true });
   rmSync(join(dir, 'board.sqlite-wal'), { force: true });
   rmSync(join(dir, 'board.sqlite-shm'), { force: true });
@@ -50,10 +53,10 @@ async function seedBoard(dir: string, data: string, split: string, runDirs: stri
       const result = await submitPredictions(store, scoreHere(store), benchmark, { fileName: file, content: readFileSync(file, 'utf8'), model: { name, openWeights: false, notes: 'a baseline of cxrbench, not a model: it answers without seeing the image (text-only) or from the study report (report-oracle)' }, teamId: null, userId: null, kind: 'baseline' });
       if (!result.ok) throw new Error(`seeding ${name}: ${'problems' in result ? result.problems.map((p) => p.message).join('; ') : result.message}`);
     }
-    const people = await seedDemoPeople(store, benchmark, data, split, 'http://127.0.0.1:8080', reviewSample);
-    process.stdout.write(`\nBoard seeded in ${dir}: ${benchmark.item_count} hidden questions, ${runDirs.length} baseline entries.\nServe it: ./run cxrbench serve --data-dir ${dir}   (then open http://127.0.0.1:8080/b/demo)\n`);
+    const people = await seedDemoPeople(store, benchmark, data, split, baseUrl, reviewSample);
+    process.stdout.write(`\nBoard seeded in ${dir}: ${benchmark.item_count} hidden questions, ${runDirs.length} baseline entries.\nServe it: ./run cxrbench serve --data-dir ${dir}${port === DEFAULT_BOARD_PORT ? '' : ` --port ${port}`}   (then open ${baseUrl}/b/demo)\n`);
     process.stdout.write(`Reader study "${people.cases} cases" is open; reading links (each is a reader, shown only now):\n${people.links.map((l) => `  ${l}\n`).join('')}`);
-    if (people.review) process.stdout.write(`Review queue of ${people.review.items} generated question(s): http://127.0.0.1:8080/reviews/${people.review.queueId} (the host reviews them)\n`);
+    if (people.review) process.stdout.write(`Review queue of ${people.review.items} generated question(s): ${baseUrl}/reviews/${people.review.queueId} (the host reviews them)\n`);
     process.stdout.write(`Host (administrator) account: ${people.host.email}, password ${people.host.password} — sign in, then Studies → results (local demo only; make real accounts with \`cxrbench board user\`).\n`);
   } finally {
     await store.close();
@@ -93,7 +96,8 @@ export function registerDemo(program: Command): void {
     .option('--data <dir>', 'use another dataset instead of the bundled demo', DEMO_DATASET)
     .option('--out <dir>', 'folder for the demo runs (emptied first)', join('runs', 'demo'))
     .option('--board <dir>', 'also seed a local leaderboard (SQLite in <dir>, emptied first) with the demo test split and the baseline runs')
-    .action(async (opts: { data: string; out: string; board?: string }) => {
+    .option('--port <n>', 'the port you will serve the --board on (cxrbench serve --port): the printed links use it', wholeNumber('--port', 1, 65535), DEFAULT_BOARD_PORT)
+    .action(async (opts: { data: string; out: string; board?: string; port: number }) => {
       const layout = detectLayout(opts.data);
       process.stdout.write(`cxrbench demo — dataset ${opts.data}\n\n== Validation ==\n`);
       const report = await validateDataset(layout, { images: 'default' });
@@ -126,6 +130,6 @@ export function registerDemo(program: Command): void {
       await demoFromDicom(join(opts.out, 'from-dicom'));
       const htmlReport = await writeHtmlReport(runDirs, join(opts.out, "report.html"));
       process.stdout.write(`\nHTML report: ${htmlReport}\n`);
-      if (opts.board) await seedBoard(opts.board, opts.data, split, runDirs, join(opts.out, 'generated', 'review-sample.jsonl'));
+      if (opts.board) await seedBoard(opts.board, opts.data, split, runDirs, join(opts.out, 'generated', 'review-sample.jsonl'), opts.port);
     });
 }

@@ -7,6 +7,7 @@ import { extractAnswer } from '../../extract/extract.js';
 import { ExtractInputLine } from '../../extract/extract-input.js';
 import { judgeWanted, withJudgeVerdict } from '../../extract/judge-verdict.js';
 import { addJudgeOptions, judgeFromFlags, judgeStatsLine, type JudgeFlags } from '../judge-options.js';
+import { checkTextFile } from '../read-text-file.js';
 import { writeTextAtomically } from '../write-output.js';
 
 interface ExtractFlags extends JudgeFlags {
@@ -26,6 +27,8 @@ export function registerExtract(program: Command): void {
     .option('--strict', 'JSON and <answer> tags only')
     .option('--judge-journal <file>', "where the judge's replies are kept, so a rerun asks nothing twice (default <out or in>.judge.jsonl)");
   addJudgeOptions(command).action(async (opts: ExtractFlags) => {
+    // Every line's result is held until the end: the input is a file of bounded size, never a device or pipe.
+    checkTextFile(opts.in, '--in');
     let input;
     try {
       input = createReadStream(opts.in);

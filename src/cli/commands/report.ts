@@ -1,4 +1,3 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveImagePath } from '../../dataset/image-path.js';
@@ -12,6 +11,7 @@ import { cellInterval, overallInterval } from '../../score/results.js';
 import { agreementOn, describePolicy, FEW_KAPPA_ITEMS, UNDEFINED_KAPPA_NOTE } from '../../score/agreement-matrix.js';
 import { openSavedRun } from '../run-folder.js';
 import { scoreRun, type ScoredRun } from '../score-run.js';
+import { writeTextAtomically } from '../write-output.js';
 
 async function imageDataUrl(path: string, side: number, cache: Map<string, string>): Promise<string> {
   const key = `${side}|${path}`;
@@ -97,8 +97,7 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
     items,
   });
   const file = resolve(out ?? join(dirs[0]!, 'report.html'));
-  writeFileSync(`${file}.tmp`, html);
-  renameSync(`${file}.tmp`, file);
+  await writeTextAtomically(file, html);
   return file;
 }
 

@@ -4,7 +4,8 @@ import { createReviewQueue } from '../../review/create-queue.js';
 import { exportVersion } from '../../review/export-version.js';
 import { createReviewVersion, type VersionPolicy } from '../../review/version.js';
 import { listReviewQueues } from '../../store/reviews.js';
-import { wholeNumber } from '../option-parsers.js';
+import { nonBlank, wholeNumber } from '../option-parsers.js';
+import { makeOutputFolder } from '../write-output.js';
 import { DATA_DIR_HELP, withStore } from './board.js';
 
 function policyOf(option: string, value: string): 'keep' | 'retire' {
@@ -18,7 +19,7 @@ export function registerReview(program: Command): void {
   review.command('create')
     .description('make a review queue from a question set or a generated set\'s review-sample.jsonl; items are assigned round-robin to board accounts')
     .argument('<data>', 'question set (ReXVQA folder, JSONL file or folder) or review-sample.jsonl from `cxrbench generate`')
-    .requiredOption('--title <text>', 'title reviewers see')
+    .requiredOption('--title <text>', 'title reviewers see', nonBlank('--title'))
     .requiredOption('--reviewers <emails>', 'comma-separated emails of board accounts')
     .option('--per-item <n>', 'reviewers per question: 1, or 2 to measure their agreement', wholeNumber('--per-item', 1), 1)
     .option('--split <name>', 'only this split (default: every split)')
@@ -71,6 +72,7 @@ export function registerReview(program: Command): void {
     .option('--force', 'overwrite an earlier export in that folder')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (id: string, opts: { version: number; out: string; force?: boolean; dataDir: string }) => withStore(opts.dataDir, async (store) => {
+      makeOutputFolder(opts.out, '--out');
       const { files, written } = await exportVersion(store, id, opts.version, opts.out, { force: opts.force === true });
       const count = [...files.splits.values()].reduce((s, r) => s + r.length, 0);
       process.stdout.write(`version ${opts.version}: ${count} question(s), ${files.images.length} image(s) → ${opts.out}\n${written.map((f) => `  ${f}\n`).join('')}`);

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { DEFAULT_BOARD_PORT, localBoardUrl } from '../../board/board-address.js';
 import { CxrError } from '../../core/errors.js';
-import { formatOfFileName, parsePredictions } from '../../core/prediction-file.js';
+import { formatOfFileName, parsePredictions, repeatedIdsMessage } from '../../core/prediction-file.js';
 import { addStudyModel } from '../../store/study-answers.js';
 import { inviteAccount, inviteByLink } from '../../store/study-readers.js';
 import { listStudies, publishRefusal, setStudyState, studyById, studyItems, type Study } from '../../store/studies.js';
@@ -10,9 +11,9 @@ import type { Store } from '../../store/connect.js';
 import { createStudyFromSet } from '../../study/create-study.js';
 import { lettersOn } from '../../study/model-answers.js';
 import { answerFileLines, answerKeyLines, exportNames, studyReport } from '../../study/study-report.js';
-import { wholeNumber } from '../option-parsers.js';
+import { httpUrl, nonBlank, wholeNumber } from '../option-parsers.js';
 import { readTextFile } from '../read-text-file.js';
-import { writeTextAtomically } from '../write-output.js';
+import { makeOutputFolder, writeTextAtomically } from '../write-output.js';
 import { DATA_DIR_HELP, withStore } from './board.js';
 
 async function existingStudy(store: Store, id: string): Promise<Study> {
@@ -28,7 +29,7 @@ export function registerStudy(program: Command): void {
   study.command('create')
     .description('create a study (draft) from a question set on disk: a seeded sample, images stored with it')
     .argument('<data>', 'question set: ReXVQA folder, JSONL file or folder (e.g. a split of a generated set)')
-    .requiredOption('--title <text>', 'title readers and results show')
+    .requiredOption('--title <text>', 'title readers and results show', nonBlank('--title'))
     .option('--split <name>', 'only this split (default: every split)')
     .option('--n <count>', 'cases to draw', wholeNumber('--n', 1, 1_000_000), 200)
     .option('--mode <mode>', 'stratified (each task in proportion) | random', 'stratified')
@@ -60,20 +61,20 @@ export function registerStudy(program: Command): void {
   study.command('invite')
     .description('invite a reader: prints a reading link (shown once; stored hashed), or adds a board account with --email')
     .argument('<study-id>')
-    .option('--name <text>', 'how results name the reader (default: Reader k)')
+    .option('--name <text>', 'how results name the reader (default: Reader k)', nonBlank('--name'))
     .option('--email <address>', 'invite this board account instead of making a link')
-    .option('--url <base>', 'the board\'s public address, to print the whole link', 'http://127.0.0.1:8080')
+    .option('--url <base>', 'the board\'s public address (http or https), to print the whole link', httpUrl('--url'), localBoardUrl(DEFAULT_BOARD_PORT))
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (id: string, opts: { name?: string; email?: string; url: string; dataDir: string }) => withStore(opts.dataDir, async (store) => {
       const s = await existingStudy(store, id);
       if ((await studyItems(store, s.id)).some((i) => i.missing_images > 0)) throw new CxrError('conflict', 'some cases have missing images: settle that before inviting readers (see the study\'s page)');
       if (opts.email) {
         const reader = await inviteAccount(store, 'cli', s.id, opts.email, opts.name ?? '');
-        process.stdout.write(`${reader.name}: ${opts.email} reads at ${opts.url.replace(/\/$/, '')}/read/${s.id} when signed in\n`);
+        process.stdout.write(`${reader.name}: ${opts.email} reads at ${opts.url}/read/${s.id} when signed in\n`);
         return;
       }
       const { reader, token } = await inviteByLink(store, 'cli', s.id, opts.name ?? '');
-      process.stdout.write(`${reader.name}: ${opts.url.replace(/\/$/, '')}/r/${token}\n`);
+      process.stdout.write(`${reader.name}: ${opts.url}/r/${token}\n`);
     }));
 
   for (const [action, state] of [['open', 'open'], ['close', 'closed']] as const) {
@@ -87,7 +88,7 @@ export function registerStudy(program: Command): void {
   study.command('add-model')
     .description("add a model's answers on the study's cases (a run's rexrank-predictions.json, or any predictions file), read with the board's extractor")
     .argument('<study-id>')
-    .requiredOption('--name <text>', 'the model\'s name in results')
+    .requiredOption('--name <text>', 'the model\'s name in results', nonBlank('--name'))
     .requiredOption('--pred <file>', 'predictions: ReXrank JSON, JSONL {id, prediction} or CSV')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (id: string, opts: { name: string; pred: string; dataDir: string }) => withStore(opts.dataDir, async (store) => {
@@ -96,6 +97,8 @@ export function registerStudy(program: Command): void {
       const parsed = parsePredictions(content, formatOfFileName(opts.pred));
       const fileProblem = parsed.problems.find((p) => p.where === 'file');
       if (fileProblem) throw new CxrError('unreadable-file', `${opts.pred}: ${fileProblem.message}`);
+      const repeated = repeatedIdsMessage(parsed.problems);
+      if (repeated) throw new CxrError('unreadable-file', `${opts.pred}: ${repeated}`);
       const items = await studyItems(store, s.id);
       const letters = lettersOn(items, parsed.predictions);
       const covered = items.filter((i) => parsed.predictions.has(i.question_id)).length;
@@ -108,10 +111,13 @@ export function registerStudy(program: Command): void {
     .description('write every rater\'s answers as {id, answer, confidence, seconds} files and the key {id, answer, task}, for `cxrbench agreement`')
     .argument('<study-id>')
     .requiredOption('--out <dir>', 'folder for the files')
+    .option('--force', 'overwrite the files of an earlier export in that folder')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
-    .action(async (id: string, opts: { out: string; dataDir: string }) => withStore(opts.dataDir, async (store) => {
+    .action(async (id: string, opts: { out: string; force?: boolean; dataDir: string }) => withStore(opts.dataDir, async (store) => {
       const report = await studyReport(store, await existingStudy(store, id));
-      mkdirSync(opts.out, { recursive: true });
+      makeOutputFolder(opts.out, '--out');
+      const existing = ['key.jsonl', ...exportNames(report.raters)].filter((name) => existsSync(join(opts.out, name)));
+      if (existing.length > 0 && !opts.force) throw new CxrError('output-exists', `${join(opts.out, existing[0]!)} exists${existing.length > 1 ? ` (and ${existing.length - 1} more of this export's files)` : ''}; pass --force to overwrite, or export to another folder`);
       await writeTextAtomically(join(opts.out, 'key.jsonl'), answerKeyLines(report.items));
       const files = exportNames(report.raters);
       for (const [i, rater] of report.raters.entries()) await writeTextAtomically(join(opts.out, files[i]!), answerFileLines(report.items, rater));

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CxrError } from '../../core/errors.js';
 import { checkLogin, createSession, createToken, createUser, endSession, listTokens, newInviteCode, revokeToken } from '../../store/accounts.js';
+import { listBenchmarks, type Benchmark } from '../../store/benchmarks.js';
 import { studiesOfAccount } from '../../store/study-readers.js';
 import { csrfOk, requireCaller, SESSION_COOKIE, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
@@ -33,6 +34,19 @@ function signupForm(message: string | null, values: Form = {}): Html {
 <label>New team name (you can submit for it) <input name="team" value="${values.team ?? ''}" maxlength="80"></label>
 <label>…or an invite code from a team member (join their team) <input name="invite" value="${values.invite ?? ''}" maxlength="80" autocomplete="off"></label>
 <label>Password (at least 10 characters) <input type="password" name="password" required minlength="10" autocomplete="new-password"></label><button>Create account</button></form>`;
+}
+
+/**
+ * A ready-to-paste curl command per open benchmark, for submitting by script: the board's address as people reach
+ * it, the benchmark's slug, and the token just created (shown once, like the token itself) or $CXR_TOKEN — a
+ * stored token is only its hash, and never printed.
+ */
+function submitCommands(origin: string, benchmarks: readonly Benchmark[], token: string | null): Html {
+  const open = benchmarks.filter((b) => b.is_open);
+  if (open.length === 0) return html``;
+  const bearer = token ?? '$CXR_TOKEN';
+  return html`<h2>Submit by script</h2><p class="help">${token ? 'With the new token' : 'With one of your tokens in the variable CXR_TOKEN'}; the model card's fields are listed on each benchmark's submit page.</p>
+${open.map((b) => html`<p>${b.title}:</p><pre class="command" id="curl-${b.slug}"><code>curl -H "Authorization: Bearer ${bearer}" -F model='{"name": "My model"}' -F file=@${b.kind === 'rrg' ? 'reports.json' : 'rexrank-predictions.json'} ${origin}/api/benchmarks/${b.slug}/submissions</code></pre>`)}`;
 }
 
 /** Sign-up, sign-in (rate-limited), sign-out, and API tokens (shown once). */
@@ -87,7 +101,8 @@ export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void 
 
   const accountPage = async (request: FastifyRequest & { caller: NonNullable<FastifyRequest['caller']> }, reply: FastifyReply, fresh: { name: string; token: string } | null, invite: string | null = null) => {
     const viewer = viewerOf(request)!;
-    const [tokens, studies] = await Promise.all([listTokens(ctx.store, request.caller.user.id), studiesOfAccount(ctx.store, request.caller.user.id)]);
+    const [tokens, studies, benchmarks] = await Promise.all([listTokens(ctx.store, request.caller.user.id), studiesOfAccount(ctx.store, request.caller.user.id), listBenchmarks(ctx.store)]);
+    const origin = ctx.options.publicUrl ?? `${request.protocol}://${request.host}`;
     return page(reply, request, 'Account', html`<h1>Account</h1><p>${request.caller.user.email} · team ${request.caller.user.team_name ?? '—'}</p>
 ${studies.length > 0 ? html`<h2>Reader studies you are invited to</h2><ul id="my-studies">${studies.map((st) => html`<li><a href="/read/${st.id}">${st.title}</a> <span class="meta">${st.revoked_at ? 'invitation withdrawn' : st.state === 'closed' ? 'closed' : st.submitted_at ? 'submitted' : 'open'}</span></li>`)}</ul>` : ''}
 ${fresh ? html`<div class="token" role="status"><p>New token "${fresh.name}" — copy it now, it is not shown again:</p><code id="new-token">${fresh.token}</code></div>` : ''}
@@ -95,6 +110,7 @@ ${fresh ? html`<div class="token" role="status"><p>New token "${fresh.name}" —
 ${tokens.map((t) => html`<tr><td>${t.name}</td><td><code>${t.prefix}…</code></td><td>${t.created_at.slice(0, 10)}</td><td>${t.last_used_at?.slice(0, 16).replace('T', ' ') ?? '—'}</td>
 <td>${t.revoked_at ? 'revoked' : html`<form method="post" action="/account/tokens/${t.id}/revoke"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Revoke</button></form>`}</td></tr>`)}</tbody></table></div>
 <form method="post" action="/account/tokens" class="inline" id="token-form"><input type="hidden" name="_csrf" value="${viewer.csrf}"><label>Name <input name="name" required maxlength="80"></label><button>Create token</button></form>
+${request.caller.user.team_id ? submitCommands(origin, benchmarks, fresh?.token ?? null) : ''}
 ${request.caller.user.team_id ? html`<h2>Team invite</h2>${invite ? html`<div class="token" role="status"><p>Invite code for ${request.caller.user.team_name} — share it with teammates; it is not shown again, and a new one replaces it:</p><code id="invite-code">${invite}</code></div>` : ''}
 <form method="post" action="/account/invite" class="inline" id="invite-form"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>New invite code</button></form>` : ''}`);
   };

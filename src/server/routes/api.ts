@@ -123,7 +123,9 @@ export function registerApi(app: FastifyInstance, ctx: BoardContext): void {
   app.post<{ Body: { name?: string } }>('/api/tokens', async (request, reply) => {
     if (!requireCaller(request, reply, true)) return reply;
     if (request.caller.via !== 'token') return reply.code(401).send({ error: 'unauthorized', message: 'the API takes an API token' });
-    const created = await createToken(ctx.store, request.caller.user.id, request.body?.name ?? 'token');
+    const name: unknown = request.body?.name;
+    if (name !== undefined && typeof name !== 'string') return reply.code(400).send({ error: 'bad-request', message: `"name" is the token's name, as text (got ${name === null ? 'null' : `a ${typeof name}`})` });
+    const created = await createToken(ctx.store, request.caller.user.id, name ?? 'token');
     return reply.code(201).header('cache-control', 'no-store').send(created);
   });
 
