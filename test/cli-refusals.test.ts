@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBenchmarkFromDataset } from '../src/board/load-benchmark.js';
@@ -57,6 +57,10 @@ test('cli refusals: wrong data folders, outputs, URLs, names, closed studies, de
   writeFileSync(input, '{"id": "a", "output": "B"}\n');
   const outFolder = join(dir, 'out-folder');
   mkdirSync(outFolder);
+  // Someone's folder, mistyped as the demo's output: the demo empties its folder, so it must refuse this one.
+  const someonesFolder = join(dir, 'my-data');
+  mkdirSync(someonesFolder);
+  writeFileSync(join(someonesFolder, 'notes.txt'), 'mine\n');
   const d = ['--data-dir', board];
   const noBoard = (path: string) => `there is no board database at ${join(path, 'board.sqlite')}: check the folder (--data-dir), or create one there with \`cxrbench db migrate --data-dir ${path}\``;
   const cases: { args: string[]; stderr: string }[] = [
@@ -69,6 +73,8 @@ test('cli refusals: wrong data folders, outputs, URLs, names, closed studies, de
     { args: ['study', 'export', open, '--out', file, ...d], stderr: `--out ${file} is a file: give a folder to write into (it is created if missing)` },
     { args: ['review', 'export', 'some-queue', '--version', '1', '--out', file, ...d], stderr: `--out ${file} is a file: give a folder to write into (it is created if missing)` },
     { args: ['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', file, '--quiet'], stderr: `--out ${file} is a file: give a folder to write into (it is created if missing)` },
+    { args: ['demo', '--out', someonesFolder], stderr: `--out ${someonesFolder} holds files the demo did not make (notes.txt); the demo empties its folder first, so give a new or empty folder` },
+    { args: ['demo', '--out', file], stderr: `--out ${file} is a file, not a folder: give a folder for the demo's runs` },
     { args: ['extract', '--in', input, '--out', outFolder], stderr: `${outFolder} is a folder: give the name of a file to write` },
     { args: ['extract', '--in', input, '--out', join(file, 'x.jsonl')], stderr: `cannot write the file ${join(file, 'x.jsonl')}: part of its path is a file, not a folder` },
     { args: ['study', 'invite', closed, ...d], stderr: 'the study is closed: its answers are frozen and no reader can be invited' },
@@ -96,6 +102,7 @@ test('cli refusals: wrong data folders, outputs, URLs, names, closed studies, de
   const runs = await runAll(cases.map((c) => c.args));
   assert.deepEqual(runs.map((r, k) => ({ args: cases[k]!.args.join(' '), code: r.code, stderr: r.stderr })), cases.map((c) => ({ args: c.args.join(' '), code: 2, stderr: `cxrbench: ${c.stderr}\n` })));
   assert.equal(existsSync(missing), false, 'no command that reads the board created its folder or database');
+  assert.equal(readFileSync(join(someonesFolder, 'notes.txt'), 'utf8'), 'mine\n', 'the demo left a folder it did not make as it was');
   const serve = await runCli(['serve', '--data-dir', missing, '--port', '0']);
   assert.deepEqual([serve.code, serve.stderr], [2, `cxrbench serve: ${noBoard(missing)}\n`]);
   const port = await runCli(['serve', '--data-dir', board, '--port', '99999', '--workers', '0']);

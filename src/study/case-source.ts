@@ -7,7 +7,6 @@ import { resolveImagePath } from '../dataset/image-path.js';
 import { detectLayout } from '../dataset/layout.js';
 import { readQuestionFile } from '../dataset/read-dataset.js';
 import { studyFromQuestion } from '../dataset/study.js';
-import sharp from 'sharp';
 import { imageContentType } from '../store/images.js';
 
 /** One view of a case: the path as the record gives it, and the file on disk (null when it cannot be shown, and why). */
@@ -63,6 +62,8 @@ function imageFileProblem(file: string): string | null {
 export async function decodableImage(image: CaseImage): Promise<CaseImage> {
   if (!image.file) return image;
   try {
+    // sharp (libvips) loads when a study is made from images, not with every command that can make one.
+    const { default: sharp } = await import('sharp');
     const meta = await sharp(image.file).metadata();
     if (!meta.width || !meta.height) return { ...image, file: null, problem: 'not a readable image (no size)' };
     return image;

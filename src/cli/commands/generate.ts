@@ -1,22 +1,21 @@
 import type { Command } from 'commander';
 import { CxrError, EXIT } from '../../core/errors.js';
-import { checkQuestionSet } from '../../generate/check/check-question-set.js';
 import { renderTable } from '../../report/text-table.js';
 import { writeTextAtomically } from '../write-output.js';
 import { join } from 'node:path';
-import { ModelGenerator } from '../../generate/model/model-generator.js';
-import { QuestionJudge } from '../../generate/check/question-judge.js';
-import { PhiModel } from '../../generate/model/phi-model.js';
+import type { ModelGenerator } from '../../generate/model/model-generator.js';
 import type { ModelAdapter } from '../../models/adapter.js';
-import { generateQuestionSet } from '../../generate/pipeline.js';
-import { resolveModel } from '../model-spec.js';
-import { endpointEmbedder, type Embedder } from '../../models/embeddings.js';
+import type { Embedder } from '../../models/embeddings.js';
 import { ratio, seconds, wholeNumber } from '../option-parsers.js';
 
+// The generation pipeline, its models and the check layer are loaded when `generate` or `check` runs (as `demo`'s
+// work is): together they cost every other command ~0.1 s of start-up.
+
 /** Embeddings for the diversity filter, from `--embeddings <model> --embeddings-endpoint <url>`; null without them. */
-function embedderFrom(opts: { embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }): Embedder | null {
+async function embedderFrom(opts: { embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }): Promise<Embedder | null> {
   if (!opts.embeddings && !opts.embeddingsEndpoint) return null;
   if (!opts.embeddings || !opts.embeddingsEndpoint) throw new CxrError('bad-option', '--embeddings <model> and --embeddings-endpoint <base URL> go together');
+  const { endpointEmbedder } = await import('../../models/embeddings.js');
   return endpointEmbedder({ model: opts.embeddings, baseURL: opts.embeddingsEndpoint, apiKeyEnv: opts.embeddingsApiKeyEnv ?? null });
 }
 
@@ -32,6 +31,7 @@ async function endpointAdapter(spec: string, endpoint: string[], apiKeyEnv: stri
   const kind = spec.split(':', 1)[0];
   if (kind !== 'openai' && kind !== 'preset') throw new CxrError('bad-option', `${flag} ${spec}: expected openai:<model id> (with an endpoint) or preset:<name>`);
   try {
+    const { resolveModel } = await import('../model-spec.js');
     return (await resolveModel(spec, { endpoint, ...(apiKeyEnv ? { apiKeyEnv } : {}), header: [], query: [], systemPrompt: true, imageDetail: null }, 0, () => null)).adapter;
   } catch (error) {
     if (error instanceof CxrError) throw new CxrError(error.code, error.message.replace(/^--model/, flag).replace(/--endpoint/g, flag === '--generator' ? '--endpoint' : `${flag}-endpoint`));
@@ -70,6 +70,7 @@ async function modelGenerator(opts: { generator: string; endpoint?: string[]; ap
   await adapter.preflight?.(AbortSignal.timeout(30_000));
   // OpenAI's limits per batch input file: 200 MB and 50,000 requests.
   const batch = opts.batch ? { batch: { dir: join(opts.out, 'batches'), pollSeconds, maxFileBytes: 190 << 20, maxRequests: 50_000 } } : {};
+  const { ModelGenerator } = await import('../../generate/model/model-generator.js');
   return new ModelGenerator({ adapter, journalFile: join(opts.out, 'generation-journal.jsonl'), concurrency, timeoutMs: timeout * 1000, ...batch });
 }
 
@@ -94,7 +95,8 @@ export function registerGenerate(program: Command): void {
   addModelOptions(command, '--phi-model', 'also ask a model for identifiers the rules missed', 'the PHI model');
   addEmbeddingOptions(command)
     .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: number; timeout: number; seed: number; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: number; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
-      const embedder = embedderFrom(opts);
+      const [{ QuestionJudge }, { PhiModel }, { generateQuestionSet }] = await Promise.all([import('../../generate/check/question-judge.js'), import('../../generate/model/phi-model.js'), import('../../generate/pipeline.js')]);
+      const embedder = await embedderFrom(opts);
       const diversityScope = scopeOf(opts.diversityScope);
       const judgeModel = await optionalModel(opts.contentJudge, opts.contentJudgeEndpoint, opts.contentJudgeApiKeyEnv, '--content-judge');
       const contentJudge = judgeModel ? new QuestionJudge({ adapter: judgeModel, journalFile: join(opts.out, 'judge-journal.jsonl') }) : null;
@@ -129,7 +131,8 @@ export function registerCheck(program: Command): void {
     .option('--out <file>', 'write every rejection (JSONL: question, validator, reason)');
   addEmbeddingOptions(command)
     .action(async (dataset: string, opts: { similarity: number; out?: string; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }) => {
-      const result = await checkQuestionSet(dataset, opts.similarity, embedderFrom(opts), scopeOf(opts.diversityScope));
+      const { checkQuestionSet } = await import('../../generate/check/check-question-set.js');
+      const result = await checkQuestionSet(dataset, opts.similarity, await embedderFrom(opts), scopeOf(opts.diversityScope));
       process.stdout.write(renderTable({ headers: ['validator', 'checked', 'passed', 'pass rate'], rows: result.validators.map((v) => [v.validator, String(v.checked), String(v.passed), v.checked === 0 ? '—' : `${((100 * v.passed) / v.checked).toFixed(1)}%`]), numeric: [false, true, true, true] }, 'table'));
       const byRule = new Map<string, number>();
       for (const r of result.rejections) byRule.set(`${r.validator}: ${r.reason.split(':')[0]}`, (byRule.get(`${r.validator}: ${r.reason.split(':')[0]}`) ?? 0) + 1);
