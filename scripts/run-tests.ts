@@ -99,10 +99,10 @@ async function main(): Promise<number> {
   const wallS = (Date.now() - started) / 1000;
   process.stdout.write(`\nSlowest test files (${args.files.length} files, ${args.concurrency} at a time, ${wallS.toFixed(0)} s wall):\n`);
   for (const [file, ms] of slowest.slice(0, SLOWEST_SHOWN)) process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}\n`);
-  if (args.files.length > 1) {
-    mkdirSync(join(root, 'test-artifacts'), { recursive: true });
-    writeFileSync(DURATIONS_FILE, `${JSON.stringify(Object.fromEntries(slowest.map(([f, ms]) => [f, Math.round(ms)])), null, 1)}\n`);
-  }
+  // This run's times replace those of the same files; the others' are kept (a partial run refines, never forgets).
+  const kept = { ...readDurations(), ...Object.fromEntries(slowest.map(([f, ms]) => [f, Math.round(ms)])) };
+  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+  writeFileSync(DURATIONS_FILE, `${JSON.stringify(Object.fromEntries(Object.entries(kept).sort((a, b) => b[1] - a[1])), null, 1)}\n`);
   return failed || process.exitCode ? 1 : 0;
 }
 
