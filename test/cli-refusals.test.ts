@@ -58,6 +58,12 @@ test('cli refusals: wrong data folders, outputs, URLs, names, closed studies, de
   const outFolder = join(dir, 'out-folder');
   mkdirSync(outFolder);
   // Someone's folder, mistyped as the demo's output: the demo empties its folder, so it must refuse this one.
+  // A dataset whose question file is a pipe: reading it would wait forever for a writer.
+  const pipedSet = join(dir, 'piped-set');
+  mkdirSync(join(pipedSet, 'metadata'), { recursive: true });
+  execFileSync('mkfifo', [join(pipedSet, 'metadata', 'test_vqa_data.json')]);
+  const emptyCorpus = join(dir, 'empty-corpus.jsonl');
+  writeFileSync(emptyCorpus, '');
   const someonesFolder = join(dir, 'my-data');
   mkdirSync(someonesFolder);
   writeFileSync(join(someonesFolder, 'notes.txt'), 'mine\n');
@@ -73,6 +79,9 @@ test('cli refusals: wrong data folders, outputs, URLs, names, closed studies, de
     { args: ['study', 'export', open, '--out', file, ...d], stderr: `--out ${file} is a file: give a folder to write into (it is created if missing)` },
     { args: ['review', 'export', 'some-queue', '--version', '1', '--out', file, ...d], stderr: `--out ${file} is a file: give a folder to write into (it is created if missing)` },
     { args: ['eval', '--data', DEMO_DATASET, '--model', 'baseline:random', '--out', file, '--quiet'], stderr: `--out ${file} is a file: give a folder to write into (it is created if missing)` },
+    { args: ['data', 'validate', fifo], stderr: `${fifo}: a named pipe (FIFO), not a folder or a file. Expected a ReXVQA folder (with metadata/<split>_vqa_data.json) or a JSONL file.` },
+    { args: ['data', 'stats', pipedSet], stderr: `${join(pipedSet, 'metadata', 'test_vqa_data.json')}: a named pipe (FIFO), not a regular file; save the questions to a file and give its path` },
+    { args: ['generate', emptyCorpus, '--out', join(dir, 'generated')], stderr: `${emptyCorpus}: no report in the corpus; make one with \`cxrbench corpus import <reports> --format csv|jsonl|rexgradient --out corpus.jsonl\`` },
     { args: ['demo', '--out', someonesFolder], stderr: `--out ${someonesFolder} holds files the demo did not make (notes.txt); the demo empties its folder first, so give a new or empty folder` },
     { args: ['demo', '--out', file], stderr: `--out ${file} is a file, not a folder: give a folder for the demo's runs` },
     { args: ['extract', '--in', input, '--out', outFolder], stderr: `${outFolder} is a folder: give the name of a file to write` },

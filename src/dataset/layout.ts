@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CxrError } from '../core/errors.js';
 
@@ -41,6 +41,24 @@ function listDir(dir: string): string[] {
   }
 }
 
+/** What a path is when it is neither a folder nor a regular file, in words; null when it is one of those. */
+function oddKind(stats: Stats): string | null {
+  if (stats.isFile() || stats.isDirectory()) return null;
+  return stats.isFIFO() ? 'a named pipe (FIFO)' : stats.isCharacterDevice() ? 'a character device' : stats.isBlockDevice() ? 'a block device' : stats.isSocket() ? 'a socket' : 'not a regular file';
+}
+
+/**
+ * A question file must be a regular file: a named pipe or device would be opened and read forever (a FIFO blocks
+ * until a writer comes; /dev/zero never ends), so it is refused by name before anything reads it.
+ */
+function mustBeRegular(files: QuestionFile[]): QuestionFile[] {
+  for (const f of files) {
+    const kind = oddKind(statSync(f.path));
+    if (kind) throw new CxrError('layout-unrecognised', `${f.path}: ${kind}, not a regular file; save the questions to a file and give its path`);
+  }
+  return files;
+}
+
 function officialFiles(metadataDir: string): QuestionFile[] {
   return listDir(metadataDir)
     .map((name) => ({ name, match: OFFICIAL_FILE.exec(name) }))
@@ -68,6 +86,8 @@ export function detectLayout(path: string): DatasetLayout {
   } catch {
     throw new CxrError('path-not-found', `${path}: no such file or folder. Expected a ReXVQA folder (with metadata/<split>_vqa_data.json) or a JSONL file.`);
   }
+  const kind = oddKind(stats);
+  if (kind) throw new CxrError('layout-unrecognised', `${path}: ${kind}, not a folder or a file. Expected a ReXVQA folder (with metadata/<split>_vqa_data.json) or a JSONL file.`);
   if (stats.isFile()) {
     const name = basename(path);
     const official = OFFICIAL_FILE.exec(name);
@@ -79,11 +99,11 @@ export function detectLayout(path: string): DatasetLayout {
     throw new CxrError('layout-unrecognised', `${path}: not a .json or .jsonl question file.`);
   }
   const inMetadata = officialFiles(join(path, 'metadata'));
-  if (inMetadata.length > 0) return { kind: 'rexvqa', root: path, files: inMetadata };
+  if (inMetadata.length > 0) return { kind: 'rexvqa', root: path, files: mustBeRegular(inMetadata) };
   const here = officialFiles(path);
-  if (here.length > 0) return { kind: 'rexvqa', root: dirname(path), files: here };
+  if (here.length > 0) return { kind: 'rexvqa', root: dirname(path), files: mustBeRegular(here) };
   const jsonl = jsonlFiles(path);
-  if (jsonl.length > 0) return { kind: 'jsonl', root: path, files: jsonl };
+  if (jsonl.length > 0) return { kind: 'jsonl', root: path, files: mustBeRegular(jsonl) };
 
   const found = listDir(path);
   const expected =

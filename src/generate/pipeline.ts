@@ -115,6 +115,8 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     // Shuffles and splits are seeded by the corpus's own ids (never written), so the set is the same whatever the key.
     screened.push({ safe: { ...report, id: `r${anonymousId(raw.id)}`, patientId: raw.patientId === null ? null : `p${anonymousId(raw.patientId)}` }, kinds, seedKey: raw.id, splitKey: raw.patientId ?? raw.id });
   }
+  // An empty corpus would write an empty question set and a card of zeros, and exit as if it had worked.
+  if (screened.length === 0) throw new CxrError('unreadable-file', `${settings.corpus}: no report in the corpus; make one with \`cxrbench corpus import <reports> --format csv|jsonl|rexgradient --out corpus.jsonl\``);
   mkdirSync(join(settings.out, OUTPUT_FILES.metadata), { recursive: true });
   // The PHI model (optional) reads what the rules left; a report it could not screen gives no question.
   const phiUnscreened = new Map<string, string>();

@@ -1,0 +1,22 @@
+import {launch,ctx,shot,watch,text} from './lib.mjs';
+const b=await launch();
+const c=await ctx(b,1280,'/tmp/newcomer/r1state.json'); const p=await c.newPage(); watch(p);
+await p.goto('http://127.0.0.1:8391/read/a849516c-07a3-4873-a7d1-3c842d39d59e');
+await p.getByText('Start reading').click(); await p.waitForLoadState('networkidle'); await p.waitForTimeout(1500);
+console.log('URL',p.url()); await shot(p,'reader-case1-1280',false); console.log(await text(p));
+console.log('active:', await p.evaluate(()=>document.activeElement?.outerHTML.slice(0,200)));
+// digit before answer
+await p.keyboard.press('3'); await p.waitForTimeout(700);
+console.log('--after 3:', (await text(p)).match(/.*(answer first|choose|Choose).*/g));
+await shot(p,'reader-digit-before-1280',false);
+await p.keyboard.press('a'); await p.waitForTimeout(1000);
+console.log('--after a:', await p.locator('[role=status], .status, #status').allInnerTexts());
+await p.keyboard.press('4'); await p.waitForTimeout(1000);
+console.log('--after 4:', await p.locator('[role=status], .status, #status').allInnerTexts());
+await shot(p,'reader-A4-1280',false);
+await p.keyboard.press('d'); await p.waitForTimeout(1000);
+console.log('--after d:', await p.locator('[role=status], .status, #status').allInnerTexts());
+console.log('checked:', await p.evaluate(()=>[...document.querySelectorAll('input:checked')].map(i=>i.name+'='+i.value)));
+await shot(p,'reader-AtoD-1280',false);
+await c.storageState({path:'/tmp/newcomer/r1state.json'});
+await c.close(); await b.close();
