@@ -1,19 +1,26 @@
 /**
  * `cxrbench images convert` on hostile inputs (issue #22): sequences nested thousands deep, a deflate bomb, values
- * and items past the limits, a UID too long for a file name, a file-system error writing one image, FIFOs, devices
- * and sockets named on the command line. Each is refused by reason and the good files of the same run convert;
- * the runs have a heap cap and a timeout, so a limit that stops holding fails here instead of hanging the suite.
+ * and items past the limits, structures dcmjs reads that an element-by-element reading of the file does not see
+ * (stray words in sequences, an item delimiter inside a value, a transfer syntax dcmjs reads otherwise, sequences
+ * in the meta group), a UID too long for a file name, a file-system error writing one image, FIFOs, devices and
+ * sockets named on the command line. Each is refused by reason and the good files of the same run convert; the
+ * runs have a heap cap and a timeout, so a limit that stops holding fails here instead of hanging the suite.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { DCMJS_VERSION_FOLLOWED } from '../src/images/dcmjs-walk.js';
 import { DICOM_LIMITS } from '../src/images/dicom-limits.js';
 import { DicomRejection } from '../src/images/dicom-image.js';
 import { readDicom } from '../src/images/read-dicom.js';
-import { deflateBomb, deflatedSmallDicom, element, nestedSequences, rleClaiming, smallDicom } from './helpers/hostile-dicom.js';
+import {
+  deflateBomb, deflatedSmallDicom, element, encapsulatedWithOffsetTable, manyAttributes, nestedDefinedLength, nestedSequences, rleClaiming, sequenceBehindShiftedItem,
+  sequenceHiddenInText, smallDicom, withMeta, withStrayWord,
+} from './helpers/hostile-dicom.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/records.js';
 
@@ -53,7 +60,68 @@ test('hostile DICOM files are each refused by reason, within a heap cap and a ti
   assert.deepEqual(entries.map((e) => [e.source, e.transferSyntaxUid]), [[good, '1.2.840.10008.1.2.1'], [deflated, '1.2.840.10008.1.2.1.99'], [nested32, '1.2.840.10008.1.2.1']]);
 });
 
-test('the limits at their edges: depth 32 and 33, item bytes counted per level, text and number values, pixels a header claims', () => {
+test('what dcmjs reads but a reading element by element would not see is walked as dcmjs reads it, or refused by reason, within the heap cap and time limit', async () => {
+  const dir = tempDir();
+  const oneMiB = element(0x0009, 0x1010, 'OB', Buffer.alloc(1024 * 1024));
+  const nested = (name: string, n: number, extra: Buffer) => write(dir, name, smallDicom({ sopInstanceUid: uid(10 + n), extra }));
+  const good = nested('good.dcm', 0, Buffer.alloc(0));
+  // dcmjs skips a 4-byte word in a sequence that is not an item tag and parses the sequences below it: before, the
+  // walk stopped there without a verdict (3,000 deep: a stack overflow after 0.7 s; 200 deep over 1 MiB: read in
+  // 1.1 s and 330 MB; 30 deep over 3 MiB: 90 MiB copied)
+  const stray3000 = nested('stray-3000.dcm', 1, withStrayWord(nestedSequences(3000)));
+  const stray200 = nested('stray-200.dcm', 2, withStrayWord(nestedSequences(200, oneMiB)));
+  const stray30 = nested('stray-30.dcm', 3, withStrayWord(nestedSequences(30, element(0x0009, 0x1010, 'OB', Buffer.alloc(3 * 1024 * 1024)))));
+  const stray32 = nested('stray-32.dcm', 4, withStrayWord(nestedSequences(32)));
+  // dcmjs ends an item of undefined length at an Item Delimitation Item inside a value, and reads on from there
+  const hidden200 = nested('hidden-200.dcm', 5, sequenceHiddenInText(nestedSequences(200, oneMiB)));
+  const hidden3 = nested('hidden-3.dcm', 6, sequenceHiddenInText(nestedSequences(3)));
+  // dcmjs parses an item 2 bytes late for each Item Delimitation Item of non-zero length in it (1,000 deep: read)
+  const shifted1000 = nested('shifted-1000.dcm', 11, sequenceBehindShiftedItem(nestedSequences(1000)));
+  const shifted3 = nested('shifted-3.dcm', 12, sequenceBehindShiftedItem(nestedSequences(3)));
+  // dcmjs copies the whole file once per frame of an offset table (100,000 frames of 1.4 MB: minutes)
+  const table = nested('table.dcm', 7, encapsulatedWithOffsetTable(100_000, 1024 * 1024));
+  const singleFrame = nested('single-frame.dcm', 8, encapsulatedWithOffsetTable(1, 1024));
+  // a million attributes in 8 MB: 5 s and 500 MB
+  const attributes = nested('attributes.dcm', 9, manyAttributes(1_000_000));
+  // a UN of a known sequence's tag: dcmjs copies 2 GiB, zero-filled past the file's end, and reads it as a sequence (23 s)
+  const unknown = nested('un-past-end.dcm', 10, Buffer.from([0x08, 0x00, 0x40, 0x11, 0x55, 0x4e, 0, 0, 0xf0, 0xff, 0xff, 0x7f]));
+  // dcmjs's transfer syntax is the value before a backslash, and the last of two: implicit VR, walked before as explicit
+  const implicitNested = nestedSequences(3000, Buffer.alloc(0), 'implicit');
+  const backslash = write(dir, 'syntax-backslash.dcm', withMeta([element(0x0002, 0x0010, 'UI', '1.2.840.10008.1.2\\1.2.840.10008.1.2.1')], [], implicitNested));
+  const twice = write(dir, 'syntax-twice.dcm', withMeta([element(0x0002, 0x0010, 'UI', '1.2.840.10008.1.2.1'), element(0x0002, 0x0010, 'UI', '1.2.840.10008.1.2')], [], implicitNested));
+  // dcmjs parses the meta group like a data set: 3,000 sequences of defined length nested in it
+  const metaSequences = nestedDefinedLength(3000, Buffer.alloc(0), [0x0002, 0x0100]);
+  const meta = write(dir, 'meta-sequences.dcm', withMeta([element(0x0002, 0x0010, 'UI', '1.2.840.10008.1.2.1')], [metaSequences], nestedSequences(1)));
+  const out = join(dir, 'png');
+  const files = [good, stray3000, stray200, stray30, stray32, hidden200, hidden3, shifted1000, shifted3, table, singleFrame, attributes, unknown, backslash, twice, meta];
+  const run = await convert([...files, '--out', out, '--layout', 'flat']);
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stdout, `converted 5, skipped 0 (already converted), failed 11; manifest: ${join(out, 'manifest.jsonl')}\n`);
+  const tooDeep = 'sequences nested more than 32 deep (the limit; radiographs nest at most about 6)';
+  assert.deepEqual(stderrLines(run.stderr), [
+    `cxrbench: ${attributes}: more than 100,000 attributes, sequence items and fragments (the limit; a film has a few thousand at most)`,
+    `cxrbench: ${backslash}: ${tooDeep}`,
+    `cxrbench: ${hidden200}: ${tooDeep}`,
+    `cxrbench: ${meta}: ${tooDeep}`,
+    `cxrbench: ${shifted1000}: ${tooDeep}`,
+    `cxrbench: ${stray200}: ${tooDeep}`,
+    `cxrbench: ${stray3000}: ${tooDeep}`,
+    `cxrbench: ${stray30}: sequence items hold more than 64 MiB counted at each level of nesting (the limit; a film's sequences hold kilobytes)`,
+    `cxrbench: ${twice}: ${tooDeep}`,
+    `cxrbench: ${table}: (0009,1010) is encapsulated with an offset table of 100000 frames: only single-frame images are converted (dcmjs would copy the file once per frame)`,
+    `cxrbench: ${unknown}: (0008,1140) UN of 2147483632 bytes runs past the end of the file`,
+  ].sort());
+  const sources = readFileSync(join(out, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { source: string }).source);
+  assert.deepEqual(sources, [good, stray32, hidden3, shifted3, singleFrame]);
+});
+
+test('the dcmjs installed is the release whose parser the limits walk follows', () => {
+  const main = createRequire(import.meta.url).resolve('dcmjs');
+  const installed = (JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { version: string }).version;
+  assert.equal(installed, DCMJS_VERSION_FOLLOWED, 'src/images/dcmjs-walk.ts follows one dcmjs release: read the new one\'s parser and update the walk first');
+});
+
+test('the limits at their edges: depth 32 and 33, item bytes counted per level, text and number values, attributes, offset tables, pixels a header claims', () => {
   const refusal = (bytes: Buffer): string => {
     try {
       readDicom(bytes, 'f.dcm');
@@ -66,21 +134,18 @@ test('the limits at their edges: depth 32 and 33, item bytes counted per level, 
   assert.equal(refusal(smallDicom({ extra: nestedSequences(32) })), 'converted');
   assert.equal(refusal(smallDicom({ extra: nestedSequences(33) })), 'sequences nested more than 32 deep (the limit; radiographs nest at most about 6)');
   // A private OB of 22 MiB in the innermost item of n nested defined-length sequences: dcmjs copies it n times.
-  const blobIn = (levels: number) => {
-    let inner = element(0x0009, 0x1010, 'OB', Buffer.alloc(22 * 1024 * 1024));
-    for (let i = 0; i < levels; i++) {
-      const item = Buffer.from([0xfe, 0xff, 0x00, 0xe0, 0, 0, 0, 0]);
-      item.writeUInt32LE(inner.length, 4);
-      inner = element(0x0008, 0x1140, 'SQ', Buffer.concat([item, inner]));
-    }
-    return smallDicom({ extra: inner });
-  };
+  const blobIn = (levels: number) => smallDicom({ extra: nestedDefinedLength(levels, element(0x0009, 0x1010, 'OB', Buffer.alloc(22 * 1024 * 1024))) });
   assert.equal(refusal(blobIn(2)), 'converted');
   assert.equal(refusal(blobIn(3)), 'sequence items hold more than 64 MiB counted at each level of nesting (the limit; a film\'s sequences hold kilobytes)');
   // A multi-valued text (UC: 32-bit length); of backslashes, dcmjs makes one JavaScript string per byte.
   const text = (value: string) => smallDicom({ extra: element(0x0008, 0x0119, 'UC', value) });
   assert.equal(refusal(text('x'.repeat(DICOM_LIMITS.maxValueBytes - 1024))), 'converted');
   assert.equal(refusal(text('\\'.repeat(DICOM_LIMITS.maxValueBytes + 2))), 'text and number attributes hold more than 4 MiB (the limit; a film\'s largest are LUT tables of 128 KiB)');
+  // the attributes of the small image and n more: 100,000 in all is the limit
+  const imageAttributes = 14;
+  assert.equal(refusal(smallDicom({ extra: manyAttributes(100_000 - imageAttributes) })), 'converted');
+  assert.equal(refusal(smallDicom({ extra: manyAttributes(100_000 - imageAttributes + 1) })), 'more than 100,000 attributes, sequence items and fragments (the limit; a film has a few thousand at most)');
+  assert.equal(refusal(smallDicom({ extra: encapsulatedWithOffsetTable(2, 16) })), '(0009,1010) is encapsulated with an offset table of 2 frames: only single-frame images are converted (dcmjs would copy the file once per frame)');
   assert.equal(refusal(rleClaiming(65535, 65535)), 'Rows × Columns 65535 × 65535 at 16 bits is larger than the 128 MiB limit for one image');
   assert.equal(refusal(Buffer.concat([smallDicom(), Buffer.alloc(DICOM_LIMITS.maxBytes)])), 'file of 128 MiB is larger than the 128 MiB limit for one image: not read');
 });

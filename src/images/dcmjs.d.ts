@@ -20,12 +20,15 @@ declare module 'dcmjs' {
         readFile(buffer: ArrayBuffer, options?: { ignoreErrors?: boolean; untilTag?: string | null; includeUntilTagValue?: boolean; forceStoreRaw?: boolean; noCopy?: boolean }): DcmjsDataSet;
       };
       ValueRepresentation: {
-        /** The VR dcmjs reads a two-letter code as (UN for a code it does not know). */
-        createByTypeString(type: string): { type: string; isLength32(): boolean };
+        /**
+         * The VR dcmjs reads a two-letter code as (UN for a code it does not know): isBinary() for the number VRs
+         * (FL, FD, SL, SS, UL, US, AT, UV), read maxLength bytes per number.
+         */
+        createByTypeString(type: string | undefined): { type: string; isLength32(): boolean; isBinary(): boolean; maxLength: number | null };
       };
       DicomMetaDictionary: {
         /** Keyed "(GGGG,EEEE)" in upper-case hex. */
-        dictionary: Record<string, { vr: string } | undefined>;
+        dictionary: Record<string, { vr?: string } | undefined>;
       };
     };
     log: DcmjsLogger;

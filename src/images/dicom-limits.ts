@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import dcmjs from 'dcmjs';
+import { type Syntax, type TopLevelElement, walkAsDcmjs } from './dcmjs-walk.js';
 
 /**
  * How much a DICOM file may ask of the reader before it is refused. dcmjs parses sequences recursively and copies
@@ -19,8 +19,9 @@ export const DICOM_LIMITS = {
    */
   maxSequenceDepth: 32,
   /**
-   * The bytes of every sequence item, counted once for each level that holds them (what dcmjs copies and scans). A
-   * film's sequences hold codes, references and at most an icon image (a few kilobytes to tens of kilobytes).
+   * The bytes of every sequence item, counted once for each level that holds them (what dcmjs copies and scans),
+   * and the whole file (or item) dcmjs copies for an encapsulated value with an offset table. A film's sequences
+   * hold codes, references and at most an icon image (a few kilobytes to tens of kilobytes).
    */
   maxItemBytes: 64 * 1024 * 1024,
   /**
@@ -29,10 +30,13 @@ export const DICOM_LIMITS = {
    * and 2.5 GB. A film's largest are LUT tables (65,536 16-bit entries, 128 KiB each) and texts of a few kilobytes.
    */
   maxValueBytes: 4 * 1024 * 1024,
+  /**
+   * Attributes, sequence items and fragments, in all and at every level (with each word dcmjs skips inside a
+   * sequence). dcmjs makes an object of each: a million empty attributes (8 MB) took 3–5 s and 500 MB, as many empty
+   * fragments 0.8 s and 600 MB. A film has a few hundred attributes, a few thousand with private ones.
+   */
+  maxElements: 100_000,
 } as const;
-
-/** The VRs dcmjs reads as one binary value, whatever their length (the others become one JavaScript value per number or string). */
-const BINARY_VRS = new Set(['OB', 'OD', 'OF', 'OW', 'UN']);
 
 const MiB = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
 
@@ -50,51 +54,35 @@ export interface FileMeta {
   transferSyntaxValue: { offset: number; length: number };
 }
 
-/** How dcmjs reads an element header: its VR (as dcmjs takes it) and whether the length is 32 bits (after 2 reserved bytes). */
-const vrCache = new Map<string, { type: string; long: boolean }>();
-function vrOf(code: string): { type: string; long: boolean } {
-  let vr = vrCache.get(code);
-  if (!vr) {
-    // dcmjs's own table: an unknown code becomes UN (32-bit length), as dcmjs reads it.
-    const parsed = dcmjs.data.ValueRepresentation.createByTypeString(code);
-    vr = { type: parsed.type, long: parsed.isLength32() };
-    vrCache.set(code, vr);
-  }
-  return vr;
-}
-
-/** The VR the DICOM dictionary gives a tag (dcmjs's dictionary, as dcmjs looks it up), or undefined for an unknown tag. */
-function dictionaryVr(group: number, element: number): string | undefined {
-  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
-  return dcmjs.data.DicomMetaDictionary.dictionary[`(${hex(group)},${hex(element)})`]?.vr;
-}
-
-const UNDEFINED = 0xffffffff;
+/** Explicit VR little endian: the file meta group's syntax in every file. */
+const EXPLICIT_LITTLE: Syntax = { littleEndian: true, implicit: false };
 
 /**
- * The file meta group as dcmjs reads it: explicit VR little endian, its length from (0002,0000), which must come
- * first. Null when the group is not there or cut (dcmjs then refuses the file with its own reason).
+ * The file meta group as dcmjs reads it: (0002,0000) first, its value (a UL here, as in every file) the group's
+ * length; the group's elements read like any data set (and within the same limits); the Transfer Syntax UID the
+ * last (0002,0010) at its top level, as dcmjs keeps the last of a tag, and as dcmjs parses a UI: the part before a
+ * backslash, without characters other than digits and dots. A string says why the file is refused: the group is
+ * not there, cut, unreadable for dcmjs, without a UI Transfer Syntax UID, or over the limits.
  */
-export function readFileMeta(bytes: Uint8Array): FileMeta | null {
+export function readFileMeta(bytes: Uint8Array): FileMeta | string {
+  const unreadable = 'no readable file meta information (group 0002, starting with its group length, and a Transfer Syntax UID)';
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 144 || view.getUint16(132, true) !== 0x0002 || view.getUint16(134, true) !== 0x0000) return null;
-  const dataSetStart = 144 + view.getUint32(140, true);
-  if (dataSetStart > bytes.length) return null;
-  for (let at = 144; at + 8 <= dataSetStart; ) {
-    const element = view.getUint16(at + 2, true);
-    const vr = vrOf(String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!));
-    const headerLength = vr.long ? 12 : 8;
-    if (at + headerLength > dataSetStart) return null;
-    const length = vr.long ? view.getUint32(at + 8, true) : view.getUint16(at + 6, true);
-    const offset = at + headerLength;
-    if (length === UNDEFINED || offset + length > dataSetStart) return null;
-    if (element === 0x0010) {
-      const transferSyntaxUid = String.fromCharCode(...bytes.subarray(offset, offset + length)).replace(/[^0-9.]/g, '');
-      return { dataSetStart, transferSyntaxUid, transferSyntaxValue: { offset, length } };
-    }
-    at = offset + length;
+  const code = (at: number) => String.fromCharCode(bytes[at]!, bytes[at + 1]!);
+  if (bytes.length < 144 || view.getUint16(132, true) !== 0x0002 || view.getUint16(134, true) !== 0x0000 || code(136) !== 'UL' || view.getUint16(138, true) !== 4) {
+    return unreadable;
   }
-  return null;
+  const dataSetStart = 144 + view.getUint32(140, true);
+  if (dataSetStart > bytes.length) return unreadable;
+  const syntaxElements: TopLevelElement[] = [];
+  const outcome = walkAsDcmjs(bytes, { start: 144, from: 144, end: dataSetStart, name: 'the file meta information' }, EXPLICIT_LITTLE, DICOM_LIMITS, (element) => {
+    if (element.group === 0x0002 && element.element === 0x0010) syntaxElements.push(element);
+  });
+  if (typeof outcome === 'object') return outcome.refused;
+  const found = syntaxElements.at(-1);
+  if (!found || found.code !== 'UI') return unreadable;
+  const { valueStart: offset, length } = found;
+  const transferSyntaxUid = Buffer.from(bytes.buffer, bytes.byteOffset + offset, length).toString('latin1').split('\\')[0]!.replace(/[^0-9.]/g, '');
+  return { dataSetStart, transferSyntaxUid, transferSyntaxValue: { offset, length } };
 }
 
 /**
@@ -121,91 +109,24 @@ export function inflateDeflatedFile(bytes: Uint8Array, meta: FileMeta): Uint8Arr
   return out;
 }
 
-/** A container being walked: a data set (the top level or an item), a sequence of items, or encapsulated fragments. */
-interface Frame {
-  kind: 'data set' | 'sequence' | 'fragments';
-  /** Offset just past the container when its length is defined, else null (it ends at a delimiter). */
-  end: number | null;
-  /** Where an item's bytes start (items only), to count them when it closes. */
-  itemStart?: number;
-}
+/** What the walk of a data set found: why it is refused, or where its top-level Pixel Data's tag is (null: none). */
+export type DataSetCheck = { refused: string } | { pixelDataAt: number | null };
 
 /**
- * Walks the data set's elements without reading their values — linear in the number of elements, constant in the
- * size of values — and says why the file must be refused before dcmjs sees it: sequences nested deeper than
- * DICOM_LIMITS.maxSequenceDepth, items holding more than DICOM_LIMITS.maxItemBytes counted per level, or text and
- * number values over DICOM_LIMITS.maxValueBytes. Each element's VR is the one dcmjs reads it with: the file's (a UN
- * of a known tag taking the dictionary's, as dcmjs does), or in implicit VR the dictionary's, an unknown tag being
- * UN — or SQ when its length is undefined. Damaged structure stops the walk without a verdict: dcmjs then gives
- * the file's real error.
+ * Whether the data set that starts at `start` must be refused before dcmjs reads it. It is walked as dcmjs reads
+ * it (dcmjs-walk.ts: the same bytes, read as the same things) without reading values — linear in the file — and
+ * refused when dcmjs would nest sequences deeper than DICOM_LIMITS.maxSequenceDepth, copy more than
+ * DICOM_LIMITS.maxItemBytes of items, make values of more than DICOM_LIMITS.maxValueBytes of text and numbers or
+ * objects of more than DICOM_LIMITS.maxElements parts — or read anything the walk does not follow: past the end of
+ * an item or sequence (damaged, or a zero-filled read dcmjs would go on with), a multi-frame offset table, a UN of
+ * undefined length. Each reason names what was found. Else it says where the first top-level Pixel Data begins:
+ * where dcmjs stops when told to read up to it.
  */
-export function dataSetLimitProblem(bytes: Uint8Array, start: number, transferSyntaxUid: string): string | null {
-  const little = transferSyntaxUid !== '1.2.840.10008.1.2.2';
-  const implicit = transferSyntaxUid === '1.2.840.10008.1.2';
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const stack: Frame[] = [{ kind: 'data set', end: bytes.length }];
-  let depth = 0;
-  let itemBytes = 0;
-  let valueBytes = 0;
-  let at = start;
-  const close = () => {
-    const frame = stack.pop()!;
-    if (frame.kind === 'sequence') depth--;
-    if (frame.itemStart !== undefined) itemBytes += at - frame.itemStart;
-  };
-  while (stack.length > 0) {
-    if (itemBytes > DICOM_LIMITS.maxItemBytes) {
-      return `sequence items hold more than ${MiB(DICOM_LIMITS.maxItemBytes)} counted at each level of nesting (the limit; a film's sequences hold kilobytes)`;
-    }
-    const frame = stack.at(-1)!;
-    if (frame.end !== null && at >= frame.end) {
-      close();
-      continue;
-    }
-    if (at + 8 > bytes.length) return null;
-    const group = view.getUint16(at, little);
-    const element = view.getUint16(at + 2, little);
-    if (group === 0xfffe) {
-      // Item, Item Delimitation and Sequence Delimitation have a 4-byte length and no VR in every syntax.
-      const length = view.getUint32(at + 4, little);
-      at += 8;
-      if (element === 0xe00d && frame.kind === 'data set' && frame.end === null) close();
-      else if (element === 0xe0dd && frame.kind !== 'data set') close();
-      else if (element === 0xe000 && frame.kind === 'sequence') stack.push({ kind: 'data set', end: length === UNDEFINED ? null : at + length, itemStart: at });
-      else if (element === 0xe000 && frame.kind === 'fragments' && length !== UNDEFINED) at += length;
-      else return null;
-      continue;
-    }
-    if (frame.kind !== 'data set') return null;
-    let vr: string;
-    let length: number;
-    if (implicit) {
-      length = view.getUint32(at + 4, true);
-      at += 8;
-      const known = dictionaryVr(group, element);
-      vr = known ? vrOf(known).type : length === UNDEFINED ? 'SQ' : 'UN';
-    } else {
-      const code = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!);
-      const { type, long } = vrOf(code);
-      if (long && at + 12 > bytes.length) return null;
-      length = long ? view.getUint32(at + 8, little) : view.getUint16(at + 6, little);
-      at += long ? 12 : 8;
-      const known = code === 'UN' ? dictionaryVr(group, element) : undefined;
-      vr = known ? vrOf(known).type : type;
-    }
-    if (vr === 'SQ') {
-      if (++depth > DICOM_LIMITS.maxSequenceDepth) {
-        return `sequences nested more than ${DICOM_LIMITS.maxSequenceDepth} deep (the limit; radiographs nest at most about 6)`;
-      }
-      stack.push({ kind: 'sequence', end: length === UNDEFINED ? null : at + length });
-    } else if (length === UNDEFINED) {
-      stack.push({ kind: 'fragments', end: null });
-    } else {
-      at += length;
-      if (!BINARY_VRS.has(vr) && (valueBytes += length) > DICOM_LIMITS.maxValueBytes) {
-        return `text and number attributes hold more than ${MiB(DICOM_LIMITS.maxValueBytes)} (the limit; a film's largest are LUT tables of 128 KiB)`;
-      }
-    }
-  }
-  return null;
+export function checkDataSet(bytes: Uint8Array, start: number, transferSyntaxUid: string): DataSetCheck {
+  const syntax: Syntax = { littleEndian: transferSyntaxUid !== '1.2.840.10008.1.2.2', implicit: transferSyntaxUid === '1.2.840.10008.1.2' };
+  let pixelDataAt: number | null = null;
+  const outcome = walkAsDcmjs(bytes, { start: 0, from: start, end: bytes.length, name: 'the file' }, syntax, DICOM_LIMITS, (element) => {
+    if (pixelDataAt === null && element.group === 0x7fe0 && element.element === 0x0010) pixelDataAt = element.at;
+  });
+  return typeof outcome === 'object' ? outcome : { pixelDataAt };
 }

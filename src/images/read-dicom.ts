@@ -1,7 +1,7 @@
 import dcmjs, { type DcmjsDataSet, type DcmjsElement } from 'dcmjs';
 import { decodeCompressed } from './codecs/index.js';
 import { DicomRejection, type DicomImage, type VoiLutFunction, type VoiWindow } from './dicom-image.js';
-import { dataSetLimitProblem, DICOM_LIMITS, fileSizeProblem, inflateDeflatedFile, readFileMeta } from './dicom-limits.js';
+import { checkDataSet, DICOM_LIMITS, fileSizeProblem, inflateDeflatedFile, readFileMeta } from './dicom-limits.js';
 import { readLutSequence } from './lut-table.js';
 import { decodeRle } from './rle.js';
 
@@ -27,11 +27,14 @@ const HEAD_BYTES = 256 * 1024;
 
 /**
  * The attributes up to the top-level Pixel Data, parsed from a copy of the file's first HEAD_BYTES only, or null
- * when that is not enough (no Pixel Data reached, a parse error at the cut): the caller then parses from the whole
- * file, which also gives the real error. (A deflated file is inflated before it gets here.)
+ * when that is not enough: the caller then parses from the whole file, which also gives the real error. Only when
+ * the limits' walk found the Pixel Data's tag (`pixelDataAt`) within the head: every attribute before it then ends
+ * before it, and dcmjs reads in the head what the walk followed in the file — an attribute cut by the head would be
+ * read otherwise (a UN read as a sequence, for one, as a copy zero-filled to its length). (A deflated file is
+ * inflated before it gets here.)
  */
-function attributesFromHead(bytes: Uint8Array): DcmjsDataSet | null {
-  if (bytes.byteLength <= HEAD_BYTES) return null;
+function attributesFromHead(bytes: Uint8Array, pixelDataAt: number | null): DcmjsDataSet | null {
+  if (bytes.byteLength <= HEAD_BYTES || pixelDataAt === null || pixelDataAt + 4 > HEAD_BYTES) return null;
   try {
     const head = dcmjs.data.DicomMessage.readFile(bytes.slice(0, HEAD_BYTES).buffer, { noCopy: true, untilTag: '7FE00010', includeUntilTagValue: false });
     return head.dict['7FE00010'] ? head : null;
@@ -71,24 +74,25 @@ function nums(dict: Record<string, DcmjsElement>, tag: string): number[] {
 
 /**
  * The file's bytes ready for dcmjs: refused (a DicomRejection) when over DICOM_LIMITS — too large, a deflated data
- * set inflating past the cap, sequences nested too deep or holding too much — before dcmjs parses anything, since
- * dcmjs itself has no limits. A deflated file comes back inflated, as Explicit VR Little Endian.
+ * set inflating past the cap, sequences nested too deep or holding too much, structure the limits' walk does not
+ * follow — before dcmjs parses anything, since dcmjs itself has no limits. A deflated file comes back inflated, as
+ * Explicit VR Little Endian; `pixelDataAt` is where the top-level Pixel Data's tag is (null: none).
  */
-function withinLimits(bytes: Uint8Array, file: string): { bytes: Uint8Array; deflated: boolean } {
+function withinLimits(bytes: Uint8Array, file: string): { bytes: Uint8Array; deflated: boolean; pixelDataAt: number | null } {
   const tooLarge = fileSizeProblem(bytes.length);
   if (tooLarge) throw new DicomRejection(file, tooLarge);
   const meta = readFileMeta(bytes);
-  // (dcmjs refuses such a file too, but only after it would have inflated a deflated data set without a cap)
-  if (!meta) throw new DicomRejection(file, 'no readable file meta information (group 0002, starting with its group length, and a Transfer Syntax UID)');
+  // (dcmjs refuses a file without one too, but only after it would have inflated a deflated data set without a cap)
+  if (typeof meta === 'string') throw new DicomRejection(file, meta);
   let checked = bytes;
   if (meta.transferSyntaxUid === DEFLATED) {
     const inflated = inflateDeflatedFile(bytes, meta);
     if (typeof inflated === 'string') throw new DicomRejection(file, inflated);
     checked = inflated;
   }
-  const problem = dataSetLimitProblem(checked, meta.dataSetStart, meta.transferSyntaxUid === DEFLATED ? '1.2.840.10008.1.2.1' : meta.transferSyntaxUid);
-  if (problem) throw new DicomRejection(file, problem);
-  return { bytes: checked, deflated: checked !== bytes };
+  const check = checkDataSet(checked, meta.dataSetStart, meta.transferSyntaxUid === DEFLATED ? '1.2.840.10008.1.2.1' : meta.transferSyntaxUid);
+  if ('refused' in check) throw new DicomRejection(file, check.refused);
+  return { bytes: checked, deflated: checked !== bytes, pixelDataAt: check.pixelDataAt };
 }
 
 /**
@@ -101,7 +105,7 @@ export function readDicom(fileBytes: Uint8Array, file: string): DicomImage {
   if (fileBytes.length < 132 || String.fromCharCode(...fileBytes.subarray(128, 132)) !== 'DICM') {
     throw new DicomRejection(file, 'not a DICOM file (no "DICM" marker at byte 128: not DICOM Part 10)');
   }
-  const { bytes, deflated } = withinLimits(fileBytes, file);
+  const { bytes, deflated, pixelDataAt } = withinLimits(fileBytes, file);
   // dcmjs wants an ArrayBuffer of the file alone: a file read on its own is one; a view into a larger (reused)
   // buffer is copied — only when dcmjs needs more than the attributes before the pixels.
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
@@ -111,7 +115,7 @@ export function readDicom(fileBytes: Uint8Array, file: string): DicomImage {
   // icon image's pixels do not end it): native pixels are then found in the file's bytes and used where they lie,
   // instead of dcmjs copying a 10 MB value. Everything else (deflated, encapsulated, or pixels not found with
   // confidence) is parsed again in full by dcmjs.
-  let dataSet = (!whole && attributesFromHead(bytes)) || parseDataSet(buffer(), file, true);
+  let dataSet = (!whole && attributesFromHead(bytes, pixelDataAt)) || parseDataSet(buffer(), file, true);
   // (what dcmjs reads is Explicit VR Little Endian for a file inflated here; the image says what the file was)
   const transferSyntaxUid = text(dataSet.meta, '00020010') ?? '1.2.840.10008.1.2';
   const { dict } = dataSet;

@@ -27,17 +27,30 @@ function us(n: number): Buffer {
   return b;
 }
 
-/** Preamble, "DICM" and the file meta group (with its group length) for a transfer syntax. */
-function fileMeta(transferSyntaxUid: string, sopInstanceUid: string): Buffer {
-  const group = Buffer.concat([
-    element(0x0002, 0x0001, 'OB', Buffer.from([0, 1])),
-    element(0x0002, 0x0002, 'UI', '1.2.840.10008.5.1.4.1.1.1.1'),
-    element(0x0002, 0x0003, 'UI', sopInstanceUid),
-    element(0x0002, 0x0010, 'UI', transferSyntaxUid),
-  ]);
+/** Preamble, "DICM" and a file meta group of `elements` (after its group length, which is computed). */
+function metaGroup(elements: Buffer[]): Buffer {
+  const group = Buffer.concat(elements);
   const length = Buffer.alloc(4);
   length.writeUInt32LE(group.length);
   return Buffer.concat([Buffer.alloc(128), Buffer.from('DICM', 'latin1'), element(0x0002, 0x0000, 'UL', length), group]);
+}
+
+/** The usual meta elements before the Transfer Syntax UID. */
+function metaHead(sopInstanceUid: string): Buffer[] {
+  return [element(0x0002, 0x0001, 'OB', Buffer.from([0, 1])), element(0x0002, 0x0002, 'UI', '1.2.840.10008.5.1.4.1.1.1.1'), element(0x0002, 0x0003, 'UI', sopInstanceUid)];
+}
+
+/** Preamble, "DICM" and the file meta group (with its group length) for a transfer syntax. */
+function fileMeta(transferSyntaxUid: string, sopInstanceUid: string): Buffer {
+  return metaGroup([...metaHead(sopInstanceUid), element(0x0002, 0x0010, 'UI', transferSyntaxUid)]);
+}
+
+/**
+ * A file whose meta group holds `transferSyntax` — one or more Transfer Syntax UID elements, or one value with a
+ * backslash — then `after` (more meta elements), and whose data set is `dataSet` as given (any syntax).
+ */
+export function withMeta(transferSyntax: Buffer[], after: Buffer[], dataSet: Buffer): Buffer {
+  return Buffer.concat([metaGroup([...metaHead('1.2.826.0.1.3680043.10.99.1'), ...transferSyntax, ...after]), dataSet]);
 }
 
 /** What the small test image is made of; every field may be overridden. */
@@ -82,15 +95,95 @@ export function smallDicom(overrides: Partial<SmallImage> = {}): Buffer {
   return Buffer.concat([fileMeta('1.2.840.10008.1.2.1', overrides.sopInstanceUid ?? '1.2.826.0.1.3680043.10.99.1'), smallDataSet(overrides)]);
 }
 
+const ITEM_OF_UNDEFINED_LENGTH = Buffer.from([0xfe, 0xff, 0x00, 0xe0, 0xff, 0xff, 0xff, 0xff]);
+const ITEM_END = Buffer.from([0xfe, 0xff, 0x0d, 0xe0, 0, 0, 0, 0]);
+const SEQUENCE_END = Buffer.from([0xfe, 0xff, 0xdd, 0xe0, 0, 0, 0, 0]);
+
 /**
  * `depth` Referenced Image Sequences (0008,1140) nested one inside the other's only item, every sequence and
  * item of undefined length (closed by delimiters), as dcmjs reads most slowly: it scans and copies each item to
- * find its end, once per level.
+ * find its end, once per level. `innermost` goes inside the innermost item (e.g. a large value). In implicit VR
+ * the sequences' headers have no VR (the dictionary says SQ).
  */
-export function nestedSequences(depth: number): Buffer {
-  const open = Buffer.from([0x08, 0x00, 0x40, 0x11, 0x53, 0x51, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0x00, 0xe0, 0xff, 0xff, 0xff, 0xff]);
-  const close = Buffer.from([0xfe, 0xff, 0x0d, 0xe0, 0, 0, 0, 0, 0xfe, 0xff, 0xdd, 0xe0, 0, 0, 0, 0]);
-  return Buffer.concat([...Array<Buffer>(depth).fill(open), ...Array<Buffer>(depth).fill(close)]);
+export function nestedSequences(depth: number, innermost: Buffer = Buffer.alloc(0), syntax: 'explicit' | 'implicit' = 'explicit'): Buffer {
+  const header = syntax === 'explicit' ? [0x08, 0x00, 0x40, 0x11, 0x53, 0x51, 0, 0, 0xff, 0xff, 0xff, 0xff] : [0x08, 0x00, 0x40, 0x11, 0xff, 0xff, 0xff, 0xff];
+  const open = Buffer.concat([Buffer.from(header), ITEM_OF_UNDEFINED_LENGTH]);
+  const close = Buffer.concat([ITEM_END, SEQUENCE_END]);
+  return Buffer.concat([...Array<Buffer>(depth).fill(open), innermost, ...Array<Buffer>(depth).fill(close)]);
+}
+
+/**
+ * `levels` Referenced Image Sequences (or sequences of `tag`) of defined length nested one inside the other's only
+ * item (of defined length), `innermost` inside the innermost: dcmjs copies it once per level.
+ */
+export function nestedDefinedLength(levels: number, innermost: Buffer, tag: [number, number] = [0x0008, 0x1140]): Buffer {
+  let inner = innermost;
+  for (let i = 0; i < levels; i++) {
+    const item = Buffer.from([0xfe, 0xff, 0x00, 0xe0, 0, 0, 0, 0]);
+    item.writeUInt32LE(inner.length, 4);
+    inner = element(tag[0], tag[1], 'SQ', Buffer.concat([item, inner]));
+  }
+  return inner;
+}
+
+/**
+ * `nestedSequences(…)` with a word that is not an item tag after the first sequence's header: dcmjs's
+ * SequenceOfItems skips any such 4-byte word and reads on, so the sequences below it are parsed all the same.
+ */
+export function withStrayWord(nested: Buffer): Buffer {
+  return Buffer.concat([nested.subarray(0, 12), Buffer.from([1, 2, 3, 4]), nested.subarray(12)]);
+}
+
+/**
+ * A Referenced Image Sequence whose first item, read element by element, holds one long text (UC) covering
+ * `hidden` — but dcmjs ends an item of undefined length at the first Item Delimitation Item its two-bytes-at-a-time
+ * scan meets, values included: at the one the text begins with. The item it parses is the text's header (the
+ * value cut to nothing at the item's end), and the sequence reads on inside the text: an item holding `hidden`.
+ */
+export function sequenceHiddenInText(hidden: Buffer): Buffer {
+  const inText = Buffer.concat([ITEM_END, ITEM_OF_UNDEFINED_LENGTH, hidden, ITEM_END]);
+  const firstItem = Buffer.concat([ITEM_OF_UNDEFINED_LENGTH, element(0x0008, 0x0119, 'UC', inText), ITEM_END]);
+  const header = Buffer.from([0x08, 0x00, 0x40, 0x11, 0x53, 0x51, 0, 0, 0xff, 0xff, 0xff, 0xff]);
+  return Buffer.concat([header, firstItem, SEQUENCE_END]);
+}
+
+/**
+ * A Referenced Image Sequence whose one item of undefined length, read element by element, holds one long text
+ * (UT) — but dcmjs counts an Item Delimitation Item of non-zero length inside it as 2 bytes where it skips 4, and
+ * parses a copy of the item starting 2 bytes late: there the text's header reads as an empty UN and its value as
+ * `hidden` (then one more empty UN). `hidden` must leave the text under 64 KiB and hold balanced items.
+ */
+export function sequenceBehindShiftedItem(hidden: Buffer): Buffer {
+  const strayDelimiter = Buffer.from([0xfe, 0xff, 0x0d, 0xe0, 2, 0, 0, 0, 0, 0, 0, 0]);
+  const text = element(0x0009, 0x1011, 'UT', Buffer.concat([Buffer.alloc(2), hidden, strayDelimiter]));
+  if (text.length - 12 >= 0x10000) throw new Error('the hidden bytes must leave the text under 64 KiB');
+  const header = Buffer.from([0x08, 0x00, 0x40, 0x11, 0x53, 0x51, 0, 0, 0xff, 0xff, 0xff, 0xff]);
+  return Buffer.concat([header, ITEM_OF_UNDEFINED_LENGTH, text, ITEM_END, SEQUENCE_END]);
+}
+
+/**
+ * A private OB (0009,1010) of undefined length — encapsulated fragments — whose Basic Offset Table lists `frames`
+ * frames (all at 0), then one fragment of `fragmentBytes`: dcmjs copies the whole file once per listed frame.
+ */
+export function encapsulatedWithOffsetTable(frames: number, fragmentBytes: number): Buffer {
+  const item = (length: number) => {
+    const head = Buffer.from(ITEM_OF_UNDEFINED_LENGTH);
+    head.writeUInt32LE(length, 4);
+    return head;
+  };
+  const header = Buffer.from([0x09, 0x00, 0x10, 0x10, 0x4f, 0x42, 0, 0, 0xff, 0xff, 0xff, 0xff]);
+  return Buffer.concat([header, item(4 * frames), Buffer.alloc(4 * frames), item(fragmentBytes), Buffer.alloc(fragmentBytes), SEQUENCE_END]);
+}
+
+/** `count` empty private LO attributes, (0009,0000) on, each tag different: dcmjs makes an object of each. */
+export function manyAttributes(count: number): Buffer {
+  const out = Buffer.alloc(8 * count);
+  for (let i = 0; i < count; i++) {
+    out.writeUInt16LE(0x0009 + 2 * Math.floor(i / 0x10000), 8 * i);
+    out.writeUInt16LE(i % 0x10000, 8 * i + 2);
+    out.write('LO', 8 * i + 4, 'latin1');
+  }
+  return out;
 }
 
 /**
