@@ -36,12 +36,15 @@ function lockedBecause(study: { state: string; allow_edits: number }, reader: { 
 export async function saveAnswer(store: Store, reader: Pick<StudyReader, 'id' | 'study_id'>, save: AnswerSave): Promise<void> {
   const pg = store.dialect === 'postgres';
   await store.db.transaction().execute(async (tx) => {
-    // PostgreSQL: the study and reader rows are read FOR SHARE, so a close, revoke or submit committing meanwhile
-    // waits for this save (or this save sees it and refuses). SQLite transactions here are BEGIN IMMEDIATE already.
+    // PostgreSQL: the study row is read FOR SHARE, so a close committing meanwhile waits for this save (or this save
+    // sees it and refuses). The reader row is read FOR UPDATE, not FOR SHARE: this save updates it below, and two
+    // saves of one reader (two tabs, a burst of autosaves) each holding a share lock and then asking to update
+    // deadlock — PostgreSQL aborts one, and the reader got a 500. One reader's saves now queue; a revoke or submit
+    // still waits for them. SQLite transactions here are BEGIN IMMEDIATE already.
     const studyQuery = tx.selectFrom('studies').select(['state', 'allow_edits']).where('id', '=', reader.study_id);
     const readerQuery = tx.selectFrom('study_readers').select(['submitted_at', 'revoked_at']).where('id', '=', reader.id);
     const study = await (pg ? studyQuery.forShare() : studyQuery).executeTakeFirstOrThrow();
-    const current = await (pg ? readerQuery.forShare() : readerQuery).executeTakeFirstOrThrow();
+    const current = await (pg ? readerQuery.forUpdate() : readerQuery).executeTakeFirstOrThrow();
     const locked = lockedBecause(study, current);
     if (locked) throw new CxrError('conflict', `not saved: ${locked}`);
     const item = await tx.selectFrom('study_items').select('position').where('study_id', '=', reader.study_id).where('position', '=', save.position).executeTakeFirst();
