@@ -2,6 +2,8 @@ import { TASK_NAMES } from '../core/question.js';
 import type { Rejection } from './check/rejection.js';
 import type { GeneratedQuestion } from './generated-question.js';
 import type { GenerateSettings, ReportAccount } from './pipeline.js';
+import type { ShortcutAudit } from '../shortcuts/audit.js';
+import { shortcutAuditMarkdown, type LimitSummary } from '../shortcuts/audit-card.js';
 
 /** The dataset card: JSON (stable fields) and Markdown, written beside the question set. */
 export interface DatasetCard { json: Record<string, unknown>; markdown: string }
@@ -12,7 +14,7 @@ const VALIDATOR_NAMES: Record<string, string> = {
   'c2 (judge)': 'c2 cognitive depth, by the judge model',
   'c3 (judge)': 'c3 clinical alignment, by the judge model',
   judge: 'judge asked and answered',
-  v1: 'v1 schema', v2: 'v2 data types', v3: 'v3 format', v4: 'v4 completeness', c1: 'c1 domain specificity', c2: 'c2 cognitive depth', c3: 'c3 clinical alignment', phi: 'PHI screen of the question text', diversity: 'diversity (near-duplicates)',
+  v1: 'v1 schema', v2: 'v2 data types', v3: 'v3 format', v4: 'v4 completeness', c1: 'c1 domain specificity', c2: 'c2 cognitive depth', c3: 'c3 clinical alignment', phi: 'PHI screen of the question text', diversity: 'diversity (near-duplicates)', shortcuts: 'shortcut audit (answered blind, --max-blind-accuracy)',
 };
 
 const tally = (values: string[]) => values.reduce<Record<string, number>>((acc, v) => ((acc[v] = (acc[v] ?? 0) + 1), acc), {});
@@ -23,7 +25,7 @@ const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFi
  * pass rate, what was removed and why, the review sample, the generator, and every report accounted for. PHI is
  * reported by report id and kind only — never the identifier.
  */
-export function buildCard(input: { settings: GenerateSettings; generator: GeneratedQuestion['generator']; prompts: { id: string; version: string; sha256: string; changelog: string[] }[]; accounts: ReportAccount[]; rejections: Rejection[]; kept: { q: GeneratedQuestion; split: string }[]; validatorRuns: Map<string, { checked: number; failed: number }>; reviewCount: number }): DatasetCard {
+export function buildCard(input: { settings: GenerateSettings; generator: GeneratedQuestion['generator']; prompts: { id: string; version: string; sha256: string; changelog: string[] }[]; accounts: ReportAccount[]; rejections: Rejection[]; kept: { q: GeneratedQuestion; split: string }[]; validatorRuns: Map<string, { checked: number; failed: number }>; reviewCount: number; shortcuts: { audit: ShortcutAudit; limit: LimitSummary | null } }): DatasetCard {
   const { accounts, rejections, kept } = input;
   const splits = ['train', 'valid', 'test'];
   const table1 = Object.fromEntries(splits.map((s) => [s, Object.fromEntries(TASK_NAMES.map((t) => [t, kept.filter((k) => k.split === s && k.q.task === t).length]))]));
@@ -46,6 +48,7 @@ export function buildCard(input: { settings: GenerateSettings; generator: Genera
     difficulty: tally(kept.map((k) => k.q.difficulty)),
     validators,
     review: { count: input.reviewCount, rate: input.settings.reviewRate, file: 'review-sample.jsonl' },
+    shortcuts: { ...input.shortcuts.audit, limit: input.shortcuts.limit },
     phi: { reportsWithIdentifiers: phiReports.length, reports: phiReports, method: `rule-based Safe Harbor screen (cxrbench phi rules)${input.settings.phiModel ? `, then the model ${input.settings.phiModel.description.model}` : ''}; identifiers replaced by [REDACTED:<kind>]` },
   };
   const rows = (entries: [string, string | number][]) => entries.map(([a, b]) => `| ${a} | ${b} |`).join('\n');
@@ -88,6 +91,7 @@ ${rows(Object.entries(byRule).sort((a, b) => b[1] - a[1]))}
 
 Each rejection, with its reason, is in \`rejections.jsonl\`.
 
+${shortcutAuditMarkdown(input.shortcuts.audit, input.shortcuts.limit)}
 ## Review sample
 ${input.reviewCount} questions (${(100 * input.settings.reviewRate).toFixed(0)}% of those kept, spread evenly over the difficulty tiers ${Object.entries(json.difficulty).map(([d, n]) => `${d} ${n}`).join(', ')}) in \`review-sample.jsonl\`, with empty fields for the reviewer.
 

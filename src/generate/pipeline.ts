@@ -16,6 +16,9 @@ import { OFFLINE_GENERATOR, generateOffline, reportEvidence, reportStatus } from
 import { toGeneratedRecord } from './official-record.js';
 import { screenReport } from './phi-screen.js';
 import { buildCard, type DatasetCard } from './card.js';
+import { auditShortcuts, type ShortcutAudit } from '../shortcuts/audit.js';
+import type { LimitSummary } from '../shortcuts/audit-card.js';
+import { limitBlindAccuracy, type BlindRemoval } from '../shortcuts/limit.js';
 import type { ModelGenerator } from './model/model-generator.js';
 import type { Embedder } from '../models/embeddings.js';
 import type { QuestionJudge } from './check/question-judge.js';
@@ -45,10 +48,26 @@ export interface GenerateSettings {
   contentJudge?: QuestionJudge;
   /** A model that finds identifiers the rules missed (after them). */
   phiModel?: PhiModel;
+  /**
+   * Questions the blind guessers answer are removed until every guesser is at or under this share on every split
+   * (`--max-blind-accuracy`); without it the audit is only measured and shown.
+   */
+  maxBlindAccuracy?: number;
 }
 
 /** What happened to one imported report: how many questions it gave, or why none. */
 export interface ReportAccount { reportId: string; generated: number; kept: number; reason: string | null; phiKinds: string[] }
+
+/**
+ * The shortcut audit of the kept questions (what blind guessers score per split and task) and, with a limit, the
+ * questions removed to bring every guesser under it. The guessers see each question's wording only.
+ */
+async function blindAudit(kept: readonly { q: GeneratedQuestion; split: string }[], share: number | null): Promise<{ audit: ShortcutAudit; limit: LimitSummary | null; removals: BlindRemoval[] }> {
+  const items = kept.map(({ q, split }) => ({ id: q.id, split, studyId: q.reportId, task: q.task, text: q.question, options: q.options, answer: q.answer }));
+  if (share === null) return { audit: (await auditShortcuts(items)).audit, limit: null, removals: [] };
+  const limited = await limitBlindAccuracy(items, share);
+  return { audit: limited.audit, limit: { share, removed: limited.removed.length, over: limited.over }, removals: limited.removed };
+}
 
 /**
  * The secret that keys the output's report and patient ids (HMAC-SHA256): a plain hash of a hospital id can be
@@ -214,6 +233,15 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   }
   const keptIds = new Set(kept.map((p) => p.q.id));
   for (const p of passed) count('diversity', !keptIds.has(p.q.id));
+  const blind = await blindAudit(kept, settings.maxBlindAccuracy ?? null);
+  if (blind.limit) {
+    const removed = new Map(blind.removals.map((r) => [r.id, r.reason]));
+    for (const p of kept) {
+      count('shortcuts', removed.has(p.q.id));
+      if (removed.has(p.q.id)) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'shortcuts', reason: removed.get(p.q.id)! });
+    }
+    kept.splice(0, kept.length, ...kept.filter((p) => !removed.has(p.q.id)));
+  }
   const keptByReport = new Map<string, number>();
   for (const p of kept) keptByReport.set(p.q.reportId, (keptByReport.get(p.q.reportId) ?? 0) + 1);
   const validatorsByReport = new Map<string, Set<string>>();
@@ -242,7 +270,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   await lines(OUTPUT_FILES.rejections, rejections);
   await lines(OUTPUT_FILES.reports, accounts);
   await lines(OUTPUT_FILES.history, [...passed.map((p) => p.q)].map((q) => ({ id: q.id, reportId: q.reportId, generator: q.generator, evidence: q.evidence, claim: q.claim, difficulty: q.difficulty })));
-  const card = buildCard({ settings, generator: settings.generator?.description ?? OFFLINE_GENERATOR, prompts: [...(settings.generator ? generationPrompts() : []), ...(settings.contentJudge ? judgePromptInfo() : []), ...(settings.phiModel ? [{ ...settings.phiModel.description.prompt, changelog: PHI_PROMPT.changelog }] : [])], accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length });
+  const card = buildCard({ settings, generator: settings.generator?.description ?? OFFLINE_GENERATOR, prompts: [...(settings.generator ? generationPrompts() : []), ...(settings.contentJudge ? judgePromptInfo() : []), ...(settings.phiModel ? [{ ...settings.phiModel.description.prompt, changelog: PHI_PROMPT.changelog }] : [])], accounts, rejections, kept: kept.map((p) => ({ q: p.q, split: p.split })), validatorRuns, reviewCount: sample.length, shortcuts: { audit: blind.audit, limit: blind.limit } });
   await writeFileAtomically(join(settings.out, OUTPUT_FILES.cardJson), async function* () {
     yield `${JSON.stringify(card.json, null, 2)}\n`;
   });

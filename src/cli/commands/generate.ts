@@ -58,6 +58,12 @@ async function optionalModel(spec: string | undefined, endpoint: string[] | unde
   return adapter;
 }
 
+/** A limit of 0 would remove every question a guesser gets right by luck: the share must be above nothing. */
+function positiveShare(share: number): number {
+  if (share <= 0) throw new CxrError('bad-option', `--max-blind-accuracy ${share}: give a share above 0 (e.g. 0.35; chance is 0.25)`);
+  return share;
+}
+
 function scopeOf(value: string): 'study' | 'dataset' {
   if (value !== 'study' && value !== 'dataset') throw new CxrError('bad-option', `--diversity-scope ${value}: expected study or dataset`);
   return value;
@@ -90,11 +96,12 @@ export function registerGenerate(program: Command): void {
     .option('--seed <n>', 'seed for options order, splits and the review sample', wholeNumber('--seed'), 0)
     .option('--similarity <x>', 'drop a question more similar than this (TF-IDF cosine) to a kept one', ratio('--similarity'), 0.9)
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
-    .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1');
+    .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1')
+    .option('--max-blind-accuracy <share>', 'remove questions blind guessers answer until each guesser is at or under this share on every split (e.g. 0.35; chance is 0.25)', ratio('--max-blind-accuracy'));
   addModelOptions(command, '--content-judge', 'also ask a model c1–c3 about every question', 'the content judge');
   addModelOptions(command, '--phi-model', 'also ask a model for identifiers the rules missed', 'the PHI model');
   addEmbeddingOptions(command)
-    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: number; timeout: number; seed: number; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: number; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string }) => {
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: number; timeout: number; seed: number; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: number; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string; maxBlindAccuracy?: number }) => {
       const [{ QuestionJudge }, { PhiModel }, { generateQuestionSet }] = await Promise.all([import('../../generate/check/question-judge.js'), import('../../generate/model/phi-model.js'), import('../../generate/pipeline.js')]);
       const embedder = await embedderFrom(opts);
       const diversityScope = scopeOf(opts.diversityScope);
@@ -113,7 +120,7 @@ export function registerGenerate(program: Command): void {
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), diversityScope, ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}), ...(phiModel ? { phiModel } : {}) }).finally(() => {
+      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), diversityScope, ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}), ...(phiModel ? { phiModel } : {}), ...(opts.maxBlindAccuracy !== undefined ? { maxBlindAccuracy: positiveShare(opts.maxBlindAccuracy) } : {}) }).finally(() => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
       });
@@ -128,9 +135,13 @@ export function registerCheck(program: Command): void {
     .command('check <dataset>')
     .description('run the validators on a ReXVQA-format question set: v1–v4 structural, c1–c3 content (against each record\'s report), PHI screen, diversity; exit 1 when any question fails')
     .option('--similarity <x>', 'near-duplicate threshold (TF-IDF cosine)', ratio('--similarity'), 0.9)
-    .option('--out <file>', 'write every rejection (JSONL: question, validator, reason)');
+    .option('--out <file>', 'write every rejection (JSONL: question, validator, reason)')
+    .option('--shortcuts', 'also run the blind guessers (shortcut audit): accuracy per split and task without the image')
+    .option('--max-blind-accuracy <share>', 'with --shortcuts: exit 1 when a guesser is over this share on a split, and list the questions that would have to go', ratio('--max-blind-accuracy'))
+    .option('--shortcuts-out <file>', 'with --shortcuts: write the audit as JSON');
   addEmbeddingOptions(command)
-    .action(async (dataset: string, opts: { similarity: number; out?: string; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string }) => {
+    .action(async (dataset: string, opts: { similarity: number; out?: string; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; shortcuts?: boolean; maxBlindAccuracy?: number; shortcutsOut?: string }) => {
+      if (!opts.shortcuts && (opts.maxBlindAccuracy !== undefined || opts.shortcutsOut)) throw new CxrError('bad-option', '--max-blind-accuracy and --shortcuts-out go with --shortcuts');
       const { checkQuestionSet } = await import('../../generate/check/check-question-set.js');
       const result = await checkQuestionSet(dataset, opts.similarity, await embedderFrom(opts), scopeOf(opts.diversityScope));
       process.stdout.write(renderTable({ headers: ['validator', 'checked', 'passed', 'pass rate'], rows: result.validators.map((v) => [v.validator, String(v.checked), String(v.passed), v.checked === 0 ? '—' : `${((100 * v.passed) / v.checked).toFixed(1)}%`]), numeric: [false, true, true, true] }, 'table'));
@@ -144,5 +155,24 @@ export function registerCheck(program: Command): void {
         process.stdout.write(`rejections written to ${opts.out}\n`);
       }
       if (failed > 0) process.exitCode = EXIT.findings;
+      if (opts.shortcuts && await printShortcutAudit(dataset, opts.maxBlindAccuracy === undefined ? null : positiveShare(opts.maxBlindAccuracy), opts.shortcutsOut)) process.exitCode = EXIT.findings;
     });
+}
+
+/** `check --shortcuts`: prints the audit (as the card shows it); true when a guesser is over the limit. */
+async function printShortcutAudit(dataset: string, share: number | null, out: string | undefined): Promise<boolean> {
+  const [{ auditQuestionSet }, { shortcutAuditMarkdown }] = await Promise.all([import('../../shortcuts/audit-set.js'), import('../../shortcuts/audit-card.js')]);
+  const { audit, limit, wouldRemove } = await auditQuestionSet(dataset, share);
+  process.stdout.write(`\n${shortcutAuditMarkdown(audit, null)}`);
+  if (limit) {
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+    process.stdout.write(limit.over.length === 0
+      ? `\nEvery guesser is at or under ${pct(limit.share)} on every split.\n`
+      : `\nOver the limit of ${pct(limit.share)}: ${limit.over.map((o) => `${o.guesser} on ${o.split} ${pct(o.accuracy)}`).join('; ')}. ${wouldRemove.length} question(s) would have to go to bring every guesser under it${out ? ` (listed in ${out})` : ''}; \`cxrbench generate --max-blind-accuracy\` removes them from a set it makes.\n`);
+  }
+  if (out) {
+    await writeTextAtomically(out, `${JSON.stringify({ ...audit, limit, wouldRemove }, null, 2)}\n`);
+    process.stdout.write(`shortcut audit written to ${out}\n`);
+  }
+  return (limit?.over.length ?? 0) > 0;
 }

@@ -2,6 +2,9 @@ import { LETTERS, type Question } from '../../core/question.js';
 import { baselineAnswer, localFailure, type ModelAdapter, requireQuestion } from '../adapter.js';
 import { contentTokens, fnv1a, tokens } from './tokens.js';
 
+/** What the classifier reads of a question: wording only (and, to train, the key). */
+type Wording = Pick<Question, 'text' | 'options' | 'task'>;
+
 /** Hashed feature space of the blind classifier. */
 const BUCKETS = 1 << 18;
 const NEGATIVE_WORDS = new Set(['no', 'not', 'none', 'absent', 'normal', 'without', 'negative', 'unremarkable', 'clear']);
@@ -11,7 +14,7 @@ const NEGATIVE_WORDS = new Set(['no', 'not', 'none', 'absent', 'normal', 'withou
  * its length, whether it negates, how many of its words the question repeats, and question-word × option-word
  * pairs. Hashed, so training on the full 573K-question train split takes a few MB.
  */
-function features(question: Question, index: number): number[] {
+function features(question: Wording, index: number): number[] {
   const option = question.options[index]!;
   const optionWords = tokens(option);
   const questionWords = contentTokens(question.text).slice(0, 8);
@@ -36,7 +39,7 @@ export interface TextOnlyModel {
 }
 
 /** Trains the blind (no image) classifier on questions with their answers: naive Bayes over option features. */
-export async function trainTextOnly(train: AsyncIterable<Question> | Iterable<Question>): Promise<TextOnlyModel> {
+export async function trainTextOnly(train: AsyncIterable<Wording & Pick<Question, 'answer'>> | Iterable<Wording & Pick<Question, 'answer'>>): Promise<TextOnlyModel> {
   const correct = new Float64Array(BUCKETS);
   const incorrect = new Float64Array(BUCKETS);
   let nCorrect = 0;
@@ -58,7 +61,7 @@ export async function trainTextOnly(train: AsyncIterable<Question> | Iterable<Qu
 }
 
 /** Scores the four options of a question; the highest wins (the earlier letter on a tie). */
-export function predictTextOnly(model: TextOnlyModel, question: Question): { letter: (typeof LETTERS)[number]; scores: number[] } {
+export function predictTextOnly(model: TextOnlyModel, question: Wording): { letter: (typeof LETTERS)[number]; scores: number[] } {
   const scores = question.options.map((_, index) => features(question, index).reduce((sum, f) => sum + model.weights[f]!, 0));
   const best = scores.reduce((bestIndex, score, i) => (score > scores[bestIndex]! ? i : bestIndex), 0);
   return { letter: LETTERS[best]!, scores };
