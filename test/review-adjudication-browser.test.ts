@@ -17,7 +17,7 @@ const cluster = lazyCluster();
 after(() => cluster.stop());
 
 for (const dialect of DIALECTS) {
-  test(`review adjudication in Chromium (${dialect}): the admin in a dispute is not offered it; another admin sees both reviewers' decisions side by side, settles it, and the version leaves the other dispute out by default`, { timeout: 180_000 }, async () => {
+  test(`review adjudication in Chromium (${dialect}): the admin in a dispute is not offered it, and once they have seen the report their own decisions are final (read-only with why; a form opened before is refused, what they typed kept); another admin sees both reviewers' decisions side by side, settles it, and the version leaves the other dispute and pending items out by default`, { timeout: 180_000 }, async () => {
     const board = await demoBoard(dialect, cluster.get);
     await board.app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(board.app.server.address() as AddressInfo).port}`;
@@ -39,11 +39,36 @@ for (const dialect of DIALECTS) {
       for (const [user, position, input] of plan) assert.deepEqual(await saveDecision(board.store, user, queue.id, position, decisionInput(input)), { saved: true });
       const report = `${base}/reviews/${queue.id}/report`;
 
-      const own = await (await browser.newContext()).newPage();
+      const ownContext = await browser.newContext();
+      const own = await ownContext.newPage();
       await signInAs(own, base, 'admin@lab.org');
+      // Their own item 1 opened in a tab before they look at the report: still their form to change.
+      const item1 = `${base}/reviews/${queue.id}/items/1`;
+      const stale = await ownContext.newPage();
+      await stale.goto(item1);
+      assert.equal(await stale.isEditable('#field-note'), true);
       await own.goto(report);
       assert.deepEqual(await own.locator('#disputed tbody td:last-child').allTextContents(), ['You reviewed it: another admin adjudicates it', 'You reviewed it: another admin adjudicates it']);
       assert.equal(await own.locator('#disputed a').count(), 0, 'no way into adjudicating their own dispute');
+
+      // Having seen ana's decisions, the admin cannot quietly turn their rejection into an acceptance and end the dispute.
+      const seenAt = (await board.store.db.selectFrom('review_others_seen').select('first_seen_at').where('queue_id', '=', queue.id).executeTakeFirstOrThrow()).first_seen_at;
+      const finalText = `Your decision on this item is final; it is shown read-only. You share it with another reviewer, and on ${seenAt.slice(0, 16).replace('T', ' ')} UTC you opened this queue's report, which shows the other reviewers' decisions: a decision changed after seeing theirs would no longer be an independent opinion. If it must change, an admin who did not review the item can settle it by adjudication.`;
+      await stale.check('input[name=decision][value=accept]');
+      await stale.fill('#field-note', 'Accepting after all, now that I saw Ana');
+      await stale.click('#save-stay');
+      await stale.waitForSelector('#review-message');
+      assert.equal(await stale.textContent('#review-message'), 'Not saved: your decision on this item is final, and it is unchanged. What you sent is shown below, read-only, so you can copy it; open the item again to see your saved decision.');
+      assert.equal(await stale.textContent('#final-decision'), finalText);
+      assert.deepEqual([await stale.inputValue('#field-note'), await stale.isEditable('#field-note'), await stale.isChecked('input[name=decision][value=accept]'), await stale.isDisabled('input[name=decision][value=accept]')], ['Accepting after all, now that I saw Ana', false, true, true]);
+      await own.goto(item1);
+      assert.equal(await own.textContent('#final-decision'), finalText);
+      assert.deepEqual(await own.locator('#review-form input[type=radio]:checked').evaluateAll((inputs) => inputs.map((i) => `${(i as HTMLInputElement).name}=${(i as HTMLInputElement).value}`)), ['clinical_quality=4', 'explanation_clarity=4', 'factual_correctness=4', 'image_alignment=4', 'difficulty=medium', 'decision=reject']);
+      assert.deepEqual([await own.locator('#review-form input[type=radio]:enabled, #review-form select:enabled').count(), await own.locator('#review-form button').count(), await own.isEditable('#field-category')], [0, 0, false]);
+      assert.equal(await own.isVisible('#reason-field'), true, 'the reason of their rejection is shown');
+      assert.deepEqual(await seriousViolations(own), [], 'axe-core on a final decision');
+      await keepScreenshot(own, `review-${dialect}-final-decision`);
+      assert.deepEqual((await board.store.db.selectFrom('review_decisions').select(['decision', 'note']).where('queue_id', '=', queue.id).where('position', '=', 0).where('user_id', '=', who.admin.id).executeTakeFirstOrThrow()), { decision: 'reject', note: null });
 
       const judge = await (await browser.newContext()).newPage();
       const errors: string[] = [];
@@ -73,10 +98,10 @@ for (const dialect of DIALECTS) {
       await judge.check('input[name=decision][value=accept]');
       await Promise.all([judge.waitForURL(report), judge.click('#save-next')]);
       assert.deepEqual(await judge.locator('#disputed tbody td:first-child').allTextContents(), ['1']);
-      // The version form leaves the remaining dispute out unless ticked.
-      assert.equal(await judge.isChecked('#version-form input[name=include_disputed]'), false);
+      // The version form leaves the remaining dispute out unless ticked, and pending items unless chosen.
+      assert.deepEqual([await judge.isChecked('#version-form input[name=include_disputed]'), await judge.isChecked('#version-form input[name=pending][value=retire]'), await judge.isChecked('#version-form input[name=pending][value=keep]')], [false, true, false]);
       await Promise.all([judge.waitForURL(`${report}#versions`), judge.click('#version-form button')]);
-      assert.deepEqual(await judge.locator('#version-list tbody td:nth-child(4), #version-list tbody td:nth-child(5), #version-list tbody td:nth-child(6)').allTextContents(), ['5', '1', 'left out · kept']);
+      assert.deepEqual(await judge.locator('#version-list tbody td:nth-child(4), #version-list tbody td:nth-child(5), #version-list tbody td:nth-child(6)').allTextContents(), ['5', '1', 'left out · left out']);
       const exported = await judge.request.get(`${base}/reviews/${queue.id}/versions/1/export.json?split=valid`);
       assert.deepEqual(Object.keys((await exported.json()) as object), items.slice(1).map((i) => i.question_id));
       assert.deepEqual(errors, []);

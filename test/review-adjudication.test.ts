@@ -65,8 +65,9 @@ for (const dialect of DIALECTS) {
       const refused = await post(admin, `${base}/items/1`, form(admin.csrf, { adjudication: '1', note: 'Admin-typed-ruling', clinical_quality: '5' }));
       assert.equal(refused.statusCode, 409);
       assert.match(refused.body, /<p class="problems" role="alert" id="review-message">You are one of the reviewers of item 1, so you cannot adjudicate it: an admin who did not review it settles its dispute\. Nothing was saved\. The form below is your own review\.<\/p>/);
-      assert.match(refused.body, /<textarea name="note" id="field-note" maxlength="2000" rows="3">Admin-typed-ruling<\/textarea>/);
-      assert.match(refused.body, /<input type="radio" name="clinical_quality" value="5" checked>/);
+      // What was typed is kept, read-only: having opened the report, the admin's own decision is final (review-final-decisions.test.ts).
+      assert.match(refused.body, /<textarea name="note" id="field-note" maxlength="2000" readonly rows="3">Admin-typed-ruling<\/textarea>/);
+      assert.match(refused.body, /<input type="radio" name="clinical_quality" value="5" checked disabled>/);
       // The field sent twice (a crafted form) is refused too: by the board's request guard, before the route (400).
       const twice = await app.inject({ method: 'POST', url: `${base}/items/1`, headers: { cookie: admin.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams([...Object.entries(form(admin.csrf)), ['adjudication', '1'], ['adjudication', '1']]).toString() });
       assert.equal(twice.statusCode, 400);
@@ -123,8 +124,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await manifest(1), { policy: { disputed: 'retire', pending: 'keep' }, retired: [{ id: items[0]!.question_id, split: 'valid', status: 'disputed', reasons: ['several-valid-answers'], dispute: 'reject vs accept' }], keptUnsettled: [] });
       assert.deepEqual(await manifest(2), { policy: { disputed: 'keep', pending: 'keep' }, retired: [], keptUnsettled: [{ id: items[0]!.question_id, split: 'valid', status: 'disputed', dispute: 'reject vs accept' }] });
       assert.deepEqual(tableRows((await get(judge, `${base}/report`)).body, 'version-list')!.map((r) => r.slice(3, 6)), [['Included', 'Left out', 'Disputed · pending'], ['5', '1', 'left out · kept'], ['6', '0', 'included · kept']]);
-      // The library's default is the same: disputed items left out.
-      assert.deepEqual((await createReviewVersion(store, 'admin@lab.org', queue.id)).summary.policy, { disputed: 'retire', pending: 'keep' });
+      // The library's default is the same: disputed items left out (and pending ones).
+      assert.deepEqual((await createReviewVersion(store, 'admin@lab.org', queue.id)).summary.policy, { disputed: 'retire', pending: 'retire' });
     } finally {
       await board.close();
     }

@@ -14,7 +14,7 @@ const cluster = lazyCluster();
 after(() => cluster.stop());
 
 for (const dialect of DIALECTS) {
-  test(`review cli (${dialect}): create a queue, make a version, export it; the export validates and loads as a benchmark`, { timeout: 120_000 }, async () => {
+  test(`review cli (${dialect}): create a queue, make a version (disputed and pending questions left out unless asked for), export it; the export validates and loads as a benchmark`, { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const store = await freshStore(dialect, cluster.get);
     const env: Record<string, string> = store.dialect === 'postgres' ? { DATABASE_URL: (store as { url?: string }).url! } : {};
@@ -30,13 +30,14 @@ for (const dialect of DIALECTS) {
       assert.ok(id, created.stdout);
       assert.match((await runCli(['review', 'list', ...d], { env })).stdout, new RegExp(`^${id}\\s+6 questions\\s+0/12 decisions  Valid$`, 'm'));
       assert.equal((await runCli(['review', 'version', id, '--pending', 'maybe', ...d], { env })).stderr.trim(), 'cxrbench: --pending maybe: expected keep or retire');
-      // Item 1 disputed (ana accepts, ben rejects): a version leaves it out unless --include-disputed says otherwise, and records which.
+      // Item 1 disputed (ana accepts, ben rejects), items 2–6 pending: a version leaves them out unless --include-disputed and
+      // --pending keep say otherwise, and records which.
       const [ana, ben] = users.map((u) => ({ id: u!.id, email: u!.email, isAdmin: false }));
       assert.deepEqual(await saveDecision(store, ana!, id, 0, decisionInput()), { saved: true });
       assert.deepEqual(await saveDecision(store, ben!, id, 0, decisionInput({ decision: 'reject', reason: 'several-valid-answers' })), { saved: true });
-      const version = await runCli(['review', 'version', id, ...d], { env });
+      const version = await runCli(['review', 'version', id, '--pending', 'keep', ...d], { env });
       assert.equal(version.stdout.split('\n')[0], `version 1 of queue ${id}: 5 question(s) included, 1 left out (accepted 0, edited 0, rejected 0, disputed 1 → left out, pending 5 → kept)`);
-      const included = await runCli(['review', 'version', id, '--include-disputed', ...d], { env });
+      const included = await runCli(['review', 'version', id, '--include-disputed', '--pending', 'keep', ...d], { env });
       assert.equal(included.stdout.split('\n')[0], `version 2 of queue ${id}: 6 question(s) included, 0 left out (accepted 0, edited 0, rejected 0, disputed 1 → included (--include-disputed), pending 5 → kept)`);
       const second = join(tempDir(), 'v2');
       assert.equal((await runCli(['review', 'export', id, '--version', '2', '--out', second, ...d], { env })).code, 0);
@@ -55,6 +56,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((JSON.parse(readFileSync(join(out, 'review-version.json'), 'utf8')) as { policy: unknown }).policy, { disputed: 'retire', pending: 'keep' });
       const load = await runCli(['board', 'load', '--data', out, '--split', 'valid', '--slug', 'reviewed-v1', ...d], { env });
       assert.match(load.stdout, /loaded reviewed-v1: 5 hidden questions/, load.stderr);
+      // By default only settled questions go in: ana and ben agree on item 2, the disputed and the pending stay out.
+      assert.deepEqual(await saveDecision(store, ana!, id, 1, decisionInput()), { saved: true });
+      assert.deepEqual(await saveDecision(store, ben!, id, 1, decisionInput()), { saved: true });
+      const settled = await runCli(['review', 'version', id, ...d], { env });
+      assert.equal(settled.stdout.split('\n')[0], `version 3 of queue ${id}: 1 question(s) included, 5 left out (accepted 1, edited 0, rejected 0, disputed 1 → left out, pending 4 → left out)`);
+      const third = join(tempDir(), 'v3');
+      assert.equal((await runCli(['review', 'export', id, '--version', '3', '--out', third, ...d], { env })).code, 0);
+      const policy = JSON.parse(readFileSync(join(third, 'review-version.json'), 'utf8')) as { policy: unknown; keptUnsettled: unknown };
+      assert.deepEqual([policy.policy, policy.keptUnsettled, Object.keys(JSON.parse(readFileSync(join(third, 'metadata', 'valid_vqa_data.json'), 'utf8')) as object)], [{ disputed: 'retire', pending: 'retire' }, [], ['demo_valid_032']]);
     } finally {
       await store.close();
     }

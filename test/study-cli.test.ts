@@ -3,6 +3,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
+import { checkLogin } from '../src/store/accounts.js';
 import { migrate, openStore } from '../src/store/connect.js';
 import { saveAnswer } from '../src/store/study-answers.js';
 import { readerByToken } from '../src/store/study-readers.js';
@@ -71,7 +72,7 @@ test('cxrbench study: create (seeded sample), invite by link, add a model, expor
   assert.match(closeAgain.stderr, /only an open study can be closed/);
 });
 
-test('cxrbench demo --board seeds an open 20-case reader study with reading links, a review queue and a host account', { timeout: 240_000 }, async () => {
+test('cxrbench demo --board seeds an open 20-case reader study with reading links, a review queue with two reviewers per question, a host account and the accounts to try adjudication', { timeout: 240_000 }, async () => {
   const board = tempDir();
   // on the port it will be served on: every link printed, and the serve command, use it
   const run = await runCli(['demo', '--out', join(tempDir(), 'runs'), '--board', board, '--port', '8181']);
@@ -81,8 +82,12 @@ test('cxrbench demo --board seeds an open 20-case reader study with reading link
   const links = [...run.stdout.matchAll(/http:\/\/127\.0\.0\.1:8181\/r\/(cxr_read_\S+)/g)].map((m) => m[1]!);
   assert.equal(links.length, 2);
   assert.match(run.stdout, /Host \(administrator\) account: host@demo\.local, password \S+/);
+  // Two more accounts, printed the same way, so a dispute between two reviewers can be adjudicated by an admin who took no part.
+  const printed = [...run.stdout.matchAll(/^(Host \(administrator\)|Second reviewer|Second administrator) account: (\S+), password (\S+) — /gm)].map((m) => [m[1], m[2], m[3]]);
+  assert.deepEqual(printed.map(([who, email]) => [who, email]), [['Host (administrator)', 'host@demo.local'], ['Second reviewer', 'reviewer@demo.local'], ['Second administrator', 'adjudicator@demo.local']]);
   const store = await openStore({ sqliteFile: join(board, 'board.sqlite') });
   try {
+    for (const [, email, password] of printed) assert.ok(await checkLogin(store, email!, password!), `${email} signs in with the printed password`);
     const found = await readerByToken(store, links[0]!);
     assert.ok('study' in found, 'the link works');
     assert.equal(found.study.state, 'open');
@@ -94,6 +99,8 @@ test('cxrbench demo --board seeds an open 20-case reader study with reading link
     assert.ok(Number(queue[1]) > 0);
     const reviewItems = await store.db.selectFrom('review_items').select('question_id').where('queue_id', '=', queue[2]!).execute();
     assert.equal(reviewItems.length, Number(queue[1]));
+    const reviewers = await store.db.selectFrom('review_assignments').innerJoin('users', 'users.id', 'review_assignments.user_id').select(['email', (eb) => eb.fn.countAll<number>().as('n')]).where('queue_id', '=', queue[2]!).groupBy('email').orderBy('email').execute();
+    assert.deepEqual(reviewers.map((r) => [r.email, Number(r.n)]), [['host@demo.local', reviewItems.length], ['reviewer@demo.local', reviewItems.length]]);
   } finally {
     await store.close();
   }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CxrError } from '../core/errors.js';
 import type { Store } from '../store/connect.js';
 import { participantMessage, upsertReviewDecision } from '../store/review-decisions.js';
+import { finalDecision, finalDecisionMessage } from '../store/review-others-seen.js';
 import { assignedPositions, reviewItemAt } from '../store/reviews.js';
 import { applyEdit, type Problem } from './edit.js';
 
@@ -96,7 +97,8 @@ export type SaveResult = { saved: true } | { saved: false; problems: Problem[] }
 /**
  * Saves a decision on item `position` of a queue: zod checks the form, an edit is checked with the loader's rules,
  * and only then is anything written (one transaction). Refusals of the input come back as problems, nothing
- * stored; an account that may not decide this item gets a CxrError (not-found: the item is not theirs to see).
+ * stored; an account that may not decide this item gets a CxrError (not-found: the item is not theirs to see;
+ * conflict: an adjudication by one of its reviewers, or a change to a decision made final by seeing the others').
  */
 export async function saveDecision(store: Store, reviewer: { id: string; email: string; isAdmin: boolean }, queueId: string, position: number, input: unknown, options: { adjudication?: boolean } = {}): Promise<SaveResult> {
   const adjudication = options.adjudication === true;
@@ -105,6 +107,8 @@ export async function saveDecision(store: Store, reviewer: { id: string; email: 
   if (!item || (adjudication ? !reviewer.isAdmin : !mine)) throw new CxrError('not-found', `item ${position + 1} of this queue is not ${adjudication ? 'open to you for adjudication' : 'assigned to you'}`);
   // Before the form is read: a reviewer of the item is refused whatever they typed, not asked to fix it first.
   if (adjudication && mine) throw new CxrError('conflict', participantMessage(position));
+  const final = adjudication ? null : await finalDecision(store.db, queueId, position, reviewer.id);
+  if (final) throw new CxrError('conflict', finalDecisionMessage(position, final));
   const parsed = DecisionInput.safeParse(input);
   if (!parsed.success) return { saved: false, problems: parsed.error.issues.map((i) => ({ field: formField(i.path), message: i.message })) };
   const d = parsed.data;

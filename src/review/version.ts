@@ -15,10 +15,11 @@ export interface VersionPolicy {
 }
 
 /**
- * Unless the host chooses otherwise: a disputed item stays out until adjudicated — no question goes into the bank
- * while its reviewers disagree on it; a pending one stays in as queued.
+ * Unless the host chooses otherwise, only settled questions go into the bank: a disputed item stays out until
+ * adjudicated (its reviewers disagree on it), and a pending one until all its reviewers decided it (nobody has
+ * vouched for it yet, or not everyone who was asked to).
  */
-export const DEFAULT_VERSION_POLICY: VersionPolicy = { disputed: 'retire', pending: 'keep' };
+export const DEFAULT_VERSION_POLICY: VersionPolicy = { disputed: 'retire', pending: 'retire' };
 
 /** One item of a version: its status, whether the version includes it, and its text then (and before, when edited). */
 export interface VersionItem {

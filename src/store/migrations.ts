@@ -400,4 +400,19 @@ export const MIGRATIONS: Record<string, Migration> = {
       for (const { name } of tables.rows) await notifyOnChange(db, name);
     },
   },
+  '0010-review-others-seen': {
+    async up(db: Kysely<unknown>) {
+      // When a reviewer first saw the other reviewers' decisions in a queue (its report, a version, a download): from
+      // then on their own decisions on the items they share are final (docs/review.md), so a dispute cannot be
+      // erased by the one who saw the other side.
+      await db.schema.createTable('review_others_seen')
+        .addColumn('queue_id', 'text', (c) => c.notNull().references('review_queues.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('first_seen_at', 'text', (c) => c.notNull())
+        .addColumn('first_seen_via', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('review_others_seen_pk', ['queue_id', 'user_id'])
+        .execute();
+      await notifyOnChange(db, 'review_others_seen');
+    },
+  },
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CxrError } from '../core/errors.js';
 import { audit } from './audit.js';
 import type { Store } from './connect.js';
+import { finalDecision, finalDecisionMessage } from './review-others-seen.js';
 import type { ReviewDecisionTable, ReviewVersionTable } from './schema.js';
 
 export type ReviewDecision = ReviewDecisionTable;
@@ -22,7 +23,8 @@ export const participantMessage = (position: number) =>
 /**
  * Saves a reviewer's decision on one item (a later save replaces it), in one transaction with the checks that
  * decide whether this account may: a reviewer only on items assigned to it; an adjudication only by an admin who
- * did not review the item (a settled dispute needs a third opinion, not one of the two it is between). The checks
+ * did not review the item (a settled dispute needs a third opinion, not one of the two it is between); a reviewer's
+ * decision on an item they share is final once they have seen the others' decisions (review-others-seen.ts). The checks
  * are made here, not only by the caller, so an assignment or item removed meanwhile stores nothing; on PostgreSQL
  * the rows checked are locked (FOR SHARE) until the decision is written, so a removal in flight waits or is seen
  * (SQLite's transactions begin IMMEDIATE: no other writer runs between the check and the write).
@@ -43,6 +45,9 @@ export async function upsertReviewDecision(store: Store, reviewer: { id: string;
       if (assigned) throw new CxrError('conflict', participantMessage(position));
     } else if (!assigned) {
       throw new CxrError('not-found', `item ${position + 1} of this queue is not assigned to you`);
+    } else {
+      const final = await finalDecision(tx, queueId, position, reviewer.id);
+      if (final) throw new CxrError('conflict', finalDecisionMessage(position, final));
     }
     const at = now();
     await tx.insertInto('review_decisions')

@@ -376,6 +376,18 @@ export interface ReviewVersionTable {
   items_json: string;
 }
 
+/**
+ * When a reviewer first saw the other reviewers' decisions in a queue, and how (`report`: opened its report;
+ * `version`: made a version; `download`: downloaded one). From then on their own decisions on items they share with
+ * another reviewer are final.
+ */
+export interface ReviewOthersSeenTable {
+  queue_id: string;
+  user_id: string;
+  first_seen_at: string;
+  first_seen_via: 'report' | 'version' | 'download';
+}
+
 export interface Database {
   teams: TeamTable;
   users: UserTable;
@@ -403,4 +415,5 @@ export interface Database {
   review_assignments: ReviewAssignmentTable;
   review_decisions: ReviewDecisionTable;
   review_versions: ReviewVersionTable;
+  review_others_seen: ReviewOthersSeenTable;
 }

@@ -26,8 +26,8 @@ export function decisionInput(overrides: Record<string, unknown> = {}): Record<s
 }
 
 /** Signs in through the real form; returns the session cookie and its CSRF token (read off the account page). */
-export async function signIn(app: FastifyInstance, email: string): Promise<{ cookie: string; csrf: string }> {
-  const res = await app.inject({ method: 'POST', url: '/login', payload: { email, password: PASSWORD } });
+export async function signIn(app: FastifyInstance, email: string, password = PASSWORD): Promise<{ cookie: string; csrf: string }> {
+  const res = await app.inject({ method: 'POST', url: '/login', payload: { email, password } });
   if (res.statusCode !== 303) throw new Error(`login failed ${res.statusCode}: ${res.body.slice(0, 200)}`);
   const cookie = String(res.headers['set-cookie']).split(';')[0]!;
   const account = await app.inject({ method: 'GET', url: '/account', headers: { cookie } });

@@ -53,8 +53,12 @@ async function seedBoard(dir: string, data: string, split: string, runDirs: stri
     const people = await seedDemoPeople(store, benchmark, data, split, baseUrl, reviewSample);
     process.stdout.write(`\nBoard seeded in ${dir}: ${benchmark.item_count} hidden questions, ${runDirs.length} baseline entries.\nServe it: ./run cxrbench serve --data-dir ${dir}${port === DEFAULT_BOARD_PORT ? '' : ` --port ${port}`}   (then open ${baseUrl}/b/demo)\n`);
     process.stdout.write(`Reader study "${people.cases} cases" is open; reading links (each is a reader, shown only now):\n${people.links.map((l) => `  ${l}\n`).join('')}`);
-    if (people.review) process.stdout.write(`Review queue of ${people.review.items} generated question(s): ${baseUrl}/reviews/${people.review.queueId} (the host reviews them)\n`);
+    if (people.review) process.stdout.write(`Review queue of ${people.review.items} generated question(s): ${baseUrl}/reviews/${people.review.queueId} (the host and the second reviewer each review every one; where they disagree, the second administrator adjudicates)\n`);
     process.stdout.write(`Host (administrator) account: ${people.host.email}, password ${people.host.password} — sign in, then Studies → results (local demo only; make real accounts with \`cxrbench board user\`).\n`);
+    if (people.review) {
+      process.stdout.write(`Second reviewer account: ${people.review.reviewer.email}, password ${people.review.reviewer.password} — reviews the same questions as the host (sign in from a private window).\n`);
+      process.stdout.write(`Second administrator account: ${people.review.adjudicator.email}, password ${people.review.adjudicator.password} — reviews nothing, so it can adjudicate the questions the host and the second reviewer disagree on (docs/review.md).\n`);
+    }
   } finally {
     await store.close();
   }

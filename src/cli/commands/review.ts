@@ -50,7 +50,7 @@ export function registerReview(program: Command): void {
     .description('make the next version of the question bank from a queue\'s decisions as they stand')
     .argument('<queue-id>')
     .option('--include-disputed', 'include disputed questions not adjudicated, as queued (by default they stay out until an admin adjudicates them; the version records the choice)')
-    .option('--pending <policy>', 'questions not yet decided by all their reviewers: keep (as queued) | retire (leave out)', 'keep')
+    .option('--pending <policy>', 'questions not yet decided by all their reviewers: retire (leave them out) | keep (include them as queued); the version records the choice', 'retire')
     .option('--data-dir <dir>', DATA_DIR_HELP, 'board-data')
     .action(async (id: string, opts: { includeDisputed?: boolean; pending: string; dataDir: string }) => {
       const policy: VersionPolicy = { disputed: opts.includeDisputed === true ? 'keep' : 'retire', pending: policyOf('--pending', opts.pending) };

@@ -7,6 +7,7 @@ import { reviewReport } from '../../review/review-report.js';
 import { resolveItem } from '../../review/status.js';
 import { createReviewVersion } from '../../review/version.js';
 import { decisionOf, participantMessage, reviewDecisions } from '../../store/review-decisions.js';
+import { finalDecision, recordOthersSeen, type SeenVia } from '../../store/review-others-seen.js';
 import { accountNames, assignedPositions, listReviewQueues, reviewAssignments, reviewerMaySeeImage, reviewItemAt, reviewItems, reviewQueueById, reviewQueuesOf, reviewViewsOf, undecidedPositions, type ReviewQueue } from '../../store/reviews.js';
 import { csrfOk, requireCaller, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
@@ -26,6 +27,9 @@ function page(reply: FastifyReply, request: FastifyRequest, title: string, body:
 
 /** Why a signed-in reviewer's form was refused by the CSRF check: it was opened in an earlier session. */
 const EXPIRED = 'Not saved: the form had expired (it was opened before you last signed in). Everything you entered is below — check it and save again.';
+
+/** Why a change to a final decision was refused; the page says below why the decision is final. */
+const FINAL_NOT_SAVED = 'Not saved: your decision on this item is final, and it is unchanged. What you sent is shown below, read-only, so you can copy it; open the item again to see your saved decision.';
 
 /** What the report page needs of its viewer: the form token, and who they are (no adjudication link for their own items). */
 const reportViewer = (request: FastifyRequest) => ({ csrf: viewerOf(request)!.csrf, userId: request.caller!.user.id });
@@ -94,13 +98,18 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
   /**
    * An admin's access to what shows every reviewer's decisions (the report, versions, downloads). An admin who also
    * reviews items of the queue with other reviewers gets it only once those are all decided, so the others'
-   * decisions cannot sway theirs. `json` answers a download.
+   * decisions cannot sway theirs; and from the first time they get it, those decisions are final (recorded here,
+   * before anything is shown). A download is answered in JSON.
    */
-  const reportAccess = async (request: FastifyRequest<{ Params: QueueParams }>, reply: FastifyReply, post: boolean, json = false): Promise<Access | null> => {
-    const found = await adminAccess(request, reply, post);
+  const reportAccess = async (request: FastifyRequest<{ Params: QueueParams }>, reply: FastifyReply, via: SeenVia): Promise<Access | null> => {
+    const json = via === 'download';
+    const found = await adminAccess(request, reply, via === 'version');
     if (!found) return found;
     const { shared, undecided } = await sharedItems(found.queue.id, request.caller!.user.id, found.mine);
-    if (undecided.length === 0) return found;
+    if (undecided.length === 0) {
+      if (shared.length > 0) await recordOthersSeen(ctx.store, found.queue.id, request.caller!.user.id, via);
+      return found;
+    }
     const message = `You review ${plural(shared.length, 'item')} of this queue with other reviewers: decide your own ${plural(undecided.length, 'item')} first. The report, its versions and downloads show the other reviewers' decisions on the items you share, so they open once yours are made.`;
     if (json) {
       void reply.code(403).header('cache-control', 'no-store').send({ error: 'decide-own-items-first', message });
@@ -167,6 +176,7 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
     const order = assigned ? mine : (await reviewItems(ctx.store, queue.id)).map((i) => i.position);
     const at = order.indexOf(position);
     const saved = await decisionOf(ctx.store, queue.id, position, userId);
+    const final = assigned && saved ? await finalDecision(ctx.store.db, queue.id, position, userId) : null;
     const { others, dispute } = assigned ? { others: [], dispute: null } : await adjudicationView(queue.id, position, userId, record);
     // A refused form shows what was sent, over what the form started with (a field not sent keeps its value).
     const typed = Object.entries(extra.typed ?? {}).filter(([k]) => k !== '_csrf').map(([k, v]) => [k, v ?? '']);
@@ -175,7 +185,7 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
     return page(reply, request, `Item ${position + 1} · ${queue.title}`, itemPage({
       queue, k: position + 1, total, prevK: at > 0 ? order[at - 1]! + 1 : null, nextK: at >= 0 && at < order.length - 1 ? order[at + 1]! + 1 : null,
       questionId: item.question_id, split: item.split, record, reportText: item.report_text, views: reviewViewsOf(item), mode: assigned ? 'review' : 'adjudicate',
-      values, decided: saved !== null, problems: extra.problems ?? [], message: extra.message ?? null, saved: extra.saved ?? false, others, dispute, csrf: viewerOf(request)!.csrf,
+      values, decided: saved !== null, problems: extra.problems ?? [], message: extra.message ?? null, saved: extra.saved ?? false, others, dispute, final, csrf: viewerOf(request)!.csrf,
     }), extra.status ?? 200);
   };
 
@@ -196,6 +206,8 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
     // An adjudication form sent by one of the item's reviewers (a page opened before they were assigned, a crafted
     // form) must not become their own vote: it is refused and shown again. Any value counts (the field sent twice too).
     if (form.adjudication !== undefined && assigned) return showItem(request, reply, found, { typed: form, message: `${participantMessage(position)} The form below is your own review.`, status: 409 });
+    // A decision made final by seeing the others' (a page opened before, a crafted form): refused, what was sent shown.
+    if (assigned && (await finalDecision(ctx.store.db, found.queue.id, position, request.caller!.user.id))) return showItem(request, reply, found, { typed: form, message: FINAL_NOT_SAVED, status: 409 });
     const user = request.caller!.user;
     try {
       const result = await saveDecision(ctx.store, { id: user.id, email: user.email, isAdmin: user.is_admin === 1 }, found.queue.id, position, decisionFromForm(form), { adjudication: !assigned });
@@ -223,18 +235,18 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
   });
 
   app.get<{ Params: QueueParams }>('/reviews/:queue/report', async (request, reply) => {
-    const found = await reportAccess(request, reply, false);
+    const found = await reportAccess(request, reply, 'report');
     if (!found) return reply;
     return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), reportViewer(request)));
   });
 
   app.post<{ Params: QueueParams; Body: Form }>('/reviews/:queue/versions', async (request, reply) => {
-    const found = await reportAccess(request, reply, true);
+    const found = await reportAccess(request, reply, 'version');
     if (!found) return reply;
     const form = request.body ?? {};
-    // Disputed items go in only when the host ticks the box; pending ones stay unless the host leaves them out.
+    // Disputed items go in only when the host ticks the box, pending ones only when the host chooses to keep them.
     const disputed = form.include_disputed === '1' ? 'keep' : form.include_disputed === undefined ? 'retire' : null;
-    const pending = form.pending === 'retire' ? 'retire' : form.pending === 'keep' || form.pending === undefined ? 'keep' : null;
+    const pending = form.pending === 'keep' ? 'keep' : form.pending === 'retire' || form.pending === undefined ? 'retire' : null;
     if (!disputed || !pending) {
       const message = html`<p class="problems" role="alert" id="version-error">Not made: tick the box to include disputed questions (or leave it unticked), and choose keep or leave out for pending ones.</p>`;
       return page(reply, request, `${found.queue.title}: report`, reviewReportPage(await reviewReport(ctx.store, found.queue), reportViewer(request), message), 400);
@@ -246,7 +258,7 @@ export function registerReview(app: FastifyInstance, ctx: BoardContext): void {
   /** A version's files for download (admins only: they hold the answers and explanations). */
   const download = (name: string, body: (files: Awaited<ReturnType<typeof versionFiles>>, split: string | undefined) => unknown) =>
     app.get<{ Params: QueueParams & { n: string }; Querystring: { split?: string } }>(`/reviews/:queue/versions/:n/${name}`, async (request, reply) => {
-      const found = await reportAccess(request, reply, false, true);
+      const found = await reportAccess(request, reply, 'download');
       if (!found) return reply;
       let files;
       try {

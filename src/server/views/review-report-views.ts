@@ -39,14 +39,15 @@ const treatment = (policy: 'keep' | 'retire', kept: string) => (policy === 'keep
 function versionsSection(report: ReviewReport, csrf: string): Html {
   const base = `/reviews/${report.queue.id}`;
   return html`<h2 id="versions">Versions of the question bank</h2>
-<p class="help">A version takes the decisions as they stand: accepted questions as queued, edited ones with their new text (the old is kept in the version's record), rejected ones retired. A disputed question stays out until an admin adjudicates it, unless you tick it in below. Export one with <code>cxrbench review export ${report.queue.id} --version N --out DIR</code> (the official layout, with images and review-version.json).</p>
+<p class="help">A version takes the decisions as they stand: accepted questions as queued, edited ones with their new text (the old is kept in the version's record), rejected ones retired. A disputed question stays out until an admin adjudicates it, and a question not yet decided by all its reviewers until they have, unless you choose below to include them. Export one with <code>cxrbench review export ${report.queue.id} --version N --out DIR</code> (the official layout, with images and review-version.json).</p>
 <form method="post" action="${base}/versions" id="version-form">${csrfField(csrf)}
 <fieldset><legend>Disputed questions not adjudicated (${report.counts.disputed})</legend>
 <p class="hint" id="hint-disputed">Left out unless ticked: their reviewers disagree. The version records the choice.</p>
 <label><input${attributes({ type: 'checkbox', name: 'include_disputed', value: '1', 'aria-describedby': 'hint-disputed' })}> Include the ${plural(report.counts.disputed, 'disputed question')} not adjudicated, as queued</label></fieldset>
 <fieldset><legend>Items not yet decided by all their reviewers (${report.counts.pending})</legend>
-<label><input${attributes({ type: 'radio', name: 'pending', value: 'keep', checked: true })}> keep them as queued</label>
-<label><input${attributes({ type: 'radio', name: 'pending', value: 'retire' })}> leave them out</label></fieldset>
+<p class="hint" id="hint-pending">Left out unless you choose to keep them: not every reviewer has vouched for them yet. The version records the choice.</p>
+<label><input${attributes({ type: 'radio', name: 'pending', value: 'retire', checked: true, 'aria-describedby': 'hint-pending' })}> leave them out</label>
+<label><input${attributes({ type: 'radio', name: 'pending', value: 'keep', 'aria-describedby': 'hint-pending' })}> keep them as queued</label></fieldset>
 <button class="button">Create version ${report.versions.length + 1}</button></form>
 ${report.versions.length === 0 ? html`<p class="empty">No version yet.</p>` : html`<div class="table-scroll" role="region" tabindex="0" aria-label="Versions"><table class="board" id="version-list"><thead><tr><th class="num">Version</th><th>Created</th><th>By</th><th class="num">Included</th><th class="num">Left out</th><th>Disputed · pending</th><th>Download (contains answers)</th></tr></thead><tbody>
 ${report.versions.map((v) => {

@@ -4,6 +4,7 @@ import { DIFFICULTIES, RATINGS, REJECT_REASONS, type RatingName } from '../../re
 import { editableText, type Problem, type QuestionEdit } from '../../review/edit.js';
 import type { DisputeReason, ItemStatus } from '../../review/status.js';
 import type { ReviewDecision } from '../../store/review-decisions.js';
+import { finalDecisionReason, type OthersSeen } from '../../store/review-others-seen.js';
 import type { ReviewQueue } from '../../store/reviews.js';
 import type { StoredView } from '../../store/studies.js';
 import { attributes, html, type Html } from './html.js';
@@ -78,6 +79,11 @@ export interface ItemPageData {
   others: OtherDecision[];
   /** For an adjudication: what the reviewers disagree on, when they do. */
   dispute: DisputeReason | null;
+  /**
+   * Set when the viewer's own decision is final (they share the item and have seen the others' decisions): the form
+   * is shown read-only, with why, and cannot be sent.
+   */
+  final?: OthersSeen | null;
   csrf: string;
 }
 
@@ -153,7 +159,7 @@ interface RadioOptions {
 function radios(name: string, legend: Html | string, choices: readonly { value: string; label: string }[], d: ItemPageData, problems: readonly FormProblem[], options: RadioOptions): Html {
   const labelClass = options.layout === 'inline' ? 'rating' : 'choice';
   return html`<fieldset${attributes({ class: `choices ${options.layout}`, id: `field-${name}`, ...controlAttributes(problems, name, options.hint?.id) })}><legend>${legend}</legend>
-${options.hint ? html`<p class="hint" id="${options.hint.id}">${options.hint.text}</p>` : ''}<div class="choice-list">${choices.map((c) => html`<label class="${labelClass}"><input${attributes({ type: 'radio', name, value: c.value, checked: d.values[name] === c.value, required: options.required })}> ${c.label}</label>`)}</div>
+${options.hint ? html`<p class="hint" id="${options.hint.id}">${options.hint.text}</p>` : ''}<div class="choice-list">${choices.map((c) => html`<label class="${labelClass}"><input${attributes({ type: 'radio', name, value: c.value, checked: d.values[name] === c.value, required: options.required, disabled: Boolean(d.final) })}> ${c.label}</label>`)}</div>
 ${fieldError(problems, name)}</fieldset>`;
 }
 
@@ -210,7 +216,7 @@ ${rows.map(([label, cell], i) => html`<tr><th scope="row">${label}</th>${d.other
 
 /** A labelled text field (input or textarea, full width), its error message right after it. */
 function textField(name: string, label: string, d: ItemPageData, problems: readonly FormProblem[], options: { rows?: number; maxlength: number; required?: boolean; hint?: { id: string; text: string } }): Html {
-  const attrs = { name, id: `field-${name}`, maxlength: options.maxlength, required: options.required, ...controlAttributes(problems, name, options.hint?.id) };
+  const attrs = { name, id: `field-${name}`, maxlength: options.maxlength, required: options.required, readonly: Boolean(d.final), ...controlAttributes(problems, name, options.hint?.id) };
   return html`<p class="field"><label for="field-${name}">${label}</label>${options.hint ? html` <span class="hint" id="${options.hint.id}">${options.hint.text}</span>` : ''}
 ${options.rows
     ? html`<textarea${attributes({ ...attrs, rows: options.rows })}>${d.values[name] ?? ''}</textarea>`
@@ -220,7 +226,7 @@ ${options.rows
 /** A select with its label, its error right after it. */
 function selectField(name: string, label: string, choices: readonly { value: string; label: string }[], d: ItemPageData, problems: readonly FormProblem[], extra: Record<string, string> = {}): Html {
   return html`<p class="field"${attributes(extra)}><label for="field-${name}">${label}</label>
-<select${attributes({ name, id: `field-${name}`, ...controlAttributes(problems, name) })}>${choices.map((c) => html`<option${attributes({ value: c.value, selected: d.values[name] === c.value })}>${c.label}</option>`)}</select>${fieldError(problems, name)}</p>`;
+<select${attributes({ name, id: `field-${name}`, disabled: Boolean(d.final), ...controlAttributes(problems, name) })}>${choices.map((c) => html`<option${attributes({ value: c.value, selected: d.values[name] === c.value })}>${c.label}</option>`)}</select>${fieldError(problems, name)}</p>`;
 }
 
 /** The question record's own value of a field the form pre-fills, when the form still shows it and the viewer has not decided yet. */
@@ -242,11 +248,15 @@ ${d.message ? html`<p class="problems" role="alert" id="review-message">${d.mess
 ${problems.length > 0 ? html`<div class="problems" role="alert" id="review-errors"><p>Not saved — nothing was stored. Fix these (each is also shown next to its field) and send again:</p>
 <ul>${problems.map((p) => html`<li><a href="#field-${p.controls[0]!}">${p.message}</a></li>`)}</ul></div>` : ''}
 <div class="review-case">${viewerFigures(`${base}/img`, d.views)}
-<form method="post" action="${base}/items/${d.k}" id="review-form" class="answer review">${csrfField(d.csrf)}
+${d.final
+    ? html`<form id="review-form" class="answer review">`
+    : html`<form method="post" action="${base}/items/${d.k}" id="review-form" class="answer review">${csrfField(d.csrf)}`}
 ${d.mode === 'adjudicate' ? html`<input type="hidden" name="adjudication" value="1">` : ''}
 ${recordPanel(d)}
 ${d.mode === 'adjudicate' ? html`<h2>Adjudication</h2><p class="help">Your decision settles this item, whatever the reviewers said.</p>${othersTable(d)}` : html`<h2>Your review</h2>`}
-<p class="help" id="assessment-help">The ratings and the difficulty are needed to accept or edit; a rejection may leave them out.</p>
+${d.final
+    ? html`<p class="notice" id="final-decision">Your decision on this item is final; it is shown read-only. ${finalDecisionReason(d.final)}</p>`
+    : html`<p class="help" id="assessment-help">The ratings and the difficulty are needed to accept or edit; a rejection may leave them out.</p>`}
 <fieldset class="ratings"><legend>Ratings, each from 1 (poor) to 5 (excellent)</legend>
 ${(Object.entries(RATINGS) as [RatingName, string][]).map(([name, label]) => radios(name, html`${label} <span class="scale">(1 poor – 5 excellent)</span>`, [1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: String(n) })), d, problems, { layout: 'inline', required: false }))}
 </fieldset>
@@ -263,7 +273,7 @@ ${OPTION_INPUTS.map((name) => textField(name, `Option ${name.slice(-1).toUpperCa
 ${selectField('edit_answer', 'Correct answer', LETTERS.map((l) => ({ value: l, label: l })), d, problems)}
 ${textField('edit_explanation', `Explanation (at least ${MIN_EXPLANATION_LENGTH} characters)`, d, problems, { rows: 6, maxlength: 8000 })}
 </fieldset>
-<div class="review-actions"><button type="submit" name="go" value="next" id="save-next" class="button">${d.mode === 'adjudicate' ? 'Save the adjudication' : 'Save and go to the next item'}</button> <button type="submit" name="go" value="stay" id="save-stay" class="button secondary">Save</button></div>
+${d.final ? '' : html`<div class="review-actions"><button type="submit" name="go" value="next" id="save-next" class="button">${d.mode === 'adjudicate' ? 'Save the adjudication' : 'Save and go to the next item'}</button> <button type="submit" name="go" value="stay" id="save-stay" class="button secondary">Save</button></div>`}
 </form></div>
 <link rel="stylesheet" href="/static/viewer.css"><script type="module" src="/static/viewer.js"></script><script src="/static/review.js" defer></script>`;
 }
