@@ -43,6 +43,39 @@ test('IU X-ray reports → corpus → offline question set that validates with 0
   const checked = await runCli(['check', out]);
   assert.equal(checked.code, 0, checked.stdout);
   assert.match(checked.stdout, / 0 fail at least one validator/);
+  // The shortcut audit: check --shortcuts on the written set measures what generate measured before writing.
+  const auditFile = join(dir, 'audit.json');
+  const audited = await runCli(['check', out, '--shortcuts', '--shortcuts-out', auditFile]);
+  assert.equal(audited.code, 0, audited.stdout);
+  type Audit = { questions: number; guessers: { guesser: string; splits: Record<string, { all: { correct: number; n: number } }> }[] };
+  const cardAudit = (JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as { shortcuts: Audit & { limit: null } }).shortcuts;
+  const figures = (a: Audit) => a.guessers.map((g) => [g.guesser, Object.fromEntries(Object.entries(g.splits).map(([s, c]) => [s, [c.all.correct, c.all.n]]))]);
+  assert.deepEqual(figures(JSON.parse(readFileSync(auditFile, 'utf8')) as Audit), figures(cardAudit));
+  assert.equal(cardAudit.limit, null);
+  assert.match(readFileSync(join(out, 'dataset-card.md'), 'utf8'), /## Blind guessers \(shortcut audit\)\n[^]*\| text-only \|/);
+  // A limit it is over: check says so (exit 1) and does not touch the set; generate with it removes just those.
+  const over = await runCli(['check', out, '--shortcuts', '--max-blind-accuracy', '0.35']);
+  const overGuessers = cardAudit.guessers.filter((g) => Object.values(g.splits).some((c) => c.all.correct / c.all.n > 0.35));
+  assert.equal(over.code, overGuessers.length > 0 ? 1 : 0, over.stdout);
+  for (const g of overGuessers) assert.match(over.stdout, new RegExp(`Over the limit of 35\\.0%: .*${g.guesser} on`));
+  const limitedOut = join(dir, 'limited');
+  const limited = await runCli(['generate', corpus, '--out', limitedOut, '--max-blind-accuracy', '0.35']);
+  assert.equal(limited.code, 0, limited.stderr);
+  const limitedCard = JSON.parse(readFileSync(join(limitedOut, 'dataset-card.json'), 'utf8')) as { shortcuts: Audit & { limit: { removed: number; over: unknown[] } }; validators: { validator: string; checked: number; passed: number }[] };
+  assert.deepEqual(limitedCard.shortcuts.limit.over, []);
+  const removals = jsonl<{ validator: string; reason: string }>(join(limitedOut, 'rejections.jsonl')).filter((r) => r.validator === 'shortcuts');
+  assert.equal(removals.length, limitedCard.shortcuts.limit.removed);
+  // Removing questions changes TF-IDF weights, so the diversity filter may drop a few more; the rest is the same set.
+  const diversityDrops = (dir: string) => jsonl<{ validator: string }>(join(dir, 'rejections.jsonl')).filter((r) => r.validator === 'diversity').length;
+  const extraDrops = diversityDrops(limitedOut) - diversityDrops(out);
+  assert.ok(extraDrops >= 0 && extraDrops < 0.01 * cardAudit.questions, String(extraDrops));
+  assert.equal(limitedCard.shortcuts.questions + removals.length + extraDrops, cardAudit.questions, 'the same questions, less those removed');
+  const judged = limitedCard.shortcuts.questions + removals.length;
+  assert.deepEqual(limitedCard.validators.find((v) => v.validator === 'shortcuts'), { validator: 'shortcuts', label: 'shortcut audit (answered blind, --max-blind-accuracy)', checked: judged, passed: limitedCard.shortcuts.questions, passRate: limitedCard.shortcuts.questions / judged });
+  const underLimit = await runCli(['check', limitedOut, '--shortcuts', '--max-blind-accuracy', '0.35']);
+  assert.equal(underLimit.code, 0, underLimit.stdout);
+  assert.match(underLimit.stdout, / 0 fail at least one validator/);
+  assert.match(underLimit.stdout, /Every guesser is at or under 35\.0% on every split\./);
   const validate = await runCli(['data', 'validate', out]);
   assert.equal(validate.code, 0, validate.stdout);
   // Warnings may remain: the same template question about two patients' films in two splits is reported, not wrong.

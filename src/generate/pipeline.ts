@@ -207,41 +207,52 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   // Scope "study" (the default) compares the questions of one report with each other: the same question about
   // another patient's film is a different item. Scope "dataset" compares every question with every other, as the
   // paper's filter reads literally (template text then keeps few questions).
-  const groups = new Map<string, typeof passed>();
-  for (const p of passed) {
-    const group = settings.diversityScope === 'dataset' ? '' : p.q.reportId;
-    const members = groups.get(group);
-    if (members) members.push(p);
-    else groups.set(group, [p]);
-  }
-  const kept: typeof passed = [];
-  for (const group of groups.values()) {
-    let current = group;
-    // TF-IDF weights depend on the set, so dropping questions can lift a kept pair over the threshold: filter
-    // again until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
-    for (let round = 0; round < 20; round++) {
-      const before = current;
-      const verdicts = diversityFilter(before.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity, ...allPairsIfSmall(before.length) }, vectors ? before.map((p) => vectorOf.get(p.q.id)!) : undefined);
-      if (verdicts.every((v) => v.kept)) break;
-      current = before.filter((p, i) => {
-        const v = verdicts[i]!;
-        if (!v.kept) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${settings.similarity} with ${before[v.nearest]!.q.id}` });
-        return v.kept;
-      });
+  const keepDiverse = (pool: typeof passed): typeof passed => {
+    const groups = new Map<string, typeof passed>();
+    for (const p of pool) {
+      const group = settings.diversityScope === 'dataset' ? '' : p.q.reportId;
+      const members = groups.get(group);
+      if (members) members.push(p);
+      else groups.set(group, [p]);
     }
-    kept.push(...current);
+    const diverse: typeof passed = [];
+    for (const group of groups.values()) {
+      let current = group;
+      // TF-IDF weights depend on the set, so dropping questions can lift a kept pair over the threshold: filter
+      // again until the kept set is stable, so that `cxrbench check` on the output finds no near-duplicate either.
+      for (let round = 0; round < 20; round++) {
+        const before = current;
+        const verdicts = diversityFilter(before.map((p) => diversityText(p.q.question, p.q.options)), { threshold: settings.similarity, ...allPairsIfSmall(before.length) }, vectors ? before.map((p) => vectorOf.get(p.q.id)!) : undefined);
+        if (verdicts.every((v) => v.kept)) break;
+        current = before.filter((p, i) => {
+          const v = verdicts[i]!;
+          if (!v.kept) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'diversity', reason: `near-duplicate: cosine ${v.similarity.toFixed(3)} > ${settings.similarity} with ${before[v.nearest]!.q.id}` });
+          return v.kept;
+        });
+      }
+      diverse.push(...current);
+    }
+    return diverse;
+  };
+  let kept = keepDiverse(passed);
+  let blind = await blindAudit(kept, settings.maxBlindAccuracy ?? null);
+  const blindRemoved = new Set<string>();
+  // Removing questions moves both filters — TF-IDF weights change with the set, learned guessers with what is left
+  // — so they take turns until neither removes anything, and `cxrbench check` on the output agrees with both.
+  for (let round = 0; blind.removals.length > 0; round++) {
+    const removed = new Map(blind.removals.map((r) => [r.id, r.reason]));
+    for (const p of kept) if (removed.has(p.q.id)) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'shortcuts', reason: removed.get(p.q.id)! });
+    for (const id of removed.keys()) blindRemoved.add(id);
+    const left = kept.filter((p) => !removed.has(p.q.id));
+    kept = keepDiverse(left);
+    if (kept.length === left.length || round === 9) break;
+    blind = await blindAudit(kept, settings.maxBlindAccuracy ?? null);
   }
   const keptIds = new Set(kept.map((p) => p.q.id));
-  for (const p of passed) count('diversity', !keptIds.has(p.q.id));
-  const blind = await blindAudit(kept, settings.maxBlindAccuracy ?? null);
-  if (blind.limit) {
-    const removed = new Map(blind.removals.map((r) => [r.id, r.reason]));
-    for (const p of kept) {
-      count('shortcuts', removed.has(p.q.id));
-      if (removed.has(p.q.id)) rejections.push({ questionId: p.q.id, reportId: p.q.reportId, validator: 'shortcuts', reason: removed.get(p.q.id)! });
-    }
-    kept.splice(0, kept.length, ...kept.filter((p) => !removed.has(p.q.id)));
-  }
+  for (const p of passed) count('diversity', !keptIds.has(p.q.id) && !blindRemoved.has(p.q.id));
+  // The shortcut limit judged every question that passed the other validators.
+  if (blind.limit) for (const p of passed) if (keptIds.has(p.q.id) || blindRemoved.has(p.q.id)) count('shortcuts', blindRemoved.has(p.q.id));
+  if (blind.limit) blind.limit.removed = blindRemoved.size;
   const keptByReport = new Map<string, number>();
   for (const p of kept) keptByReport.set(p.q.reportId, (keptByReport.get(p.q.reportId) ?? 0) + 1);
   const validatorsByReport = new Map<string, Set<string>>();
