@@ -91,7 +91,7 @@ for (const dialect of DIALECTS) {
         assert.ok(results.includes('<tr><td>Reader 1</td><td class="num">3</td><td class="num">2.5</td><td class="num">2.7</td><td class="num">0.1</td><td class="num">2</td><td class="num">3.5</td></tr>'), 'cases timed, median, mean, total; cases rated, mean confidence');
         for (const [k, item] of order.entries()) {
           const e = expected[k]!;
-          assert.ok(results.includes(`<tr><td><code>${escapeHtml(item.question_id)}</code></td><td>${escapeHtml(item.task)}</td><td>${e.answer}</td><td>${item.gold}</td><td class="num">${e.confidence ?? '—'}</td><td class="num">${e.seconds.toFixed(1)}</td></tr>`), `the host's row of case ${k + 1}`);
+          assert.ok(results.includes(`<tr><td class="num">${k + 1}</td><td><code>${escapeHtml(item.question_id)}</code></td><td>${escapeHtml(item.task)}</td><td>${e.answer}</td><td>${item.gold}</td><td class="num">${e.confidence ?? '—'}</td><td class="num">${e.seconds.toFixed(1)}</td></tr>`), `the host's row of case ${k + 1}`);
         }
 
         // After closing: the reader's results, with the options' text, their confidence and the reference.

@@ -79,7 +79,8 @@ export function kappaHeatmapSpec(names: string[], matrix: readonly (readonly (nu
     width: 40 * names.length + 40,
     height: 40 * names.length + 40,
     data: { values },
-    encoding: { x: { field: 'b', type: 'nominal', title: null, sort: names }, y: { field: 'a', type: 'nominal', title: null, sort: names } },
+    // Names whole (vega cuts labels past 180 px with "…"): two raters whose names begin alike stay told apart.
+    encoding: { x: { field: 'b', type: 'nominal', title: null, sort: names, axis: { labelLimit: 0 } }, y: { field: 'a', type: 'nominal', title: null, sort: names, axis: { labelLimit: 0 } } },
     layer: [
       { mark: { type: 'rect', invalid: null }, encoding: { color: { condition: { test: 'datum.grey', value: GREYED_CELL }, field: 'kappa', type: 'quantitative', scale: { domain: [-0.2, 1], scheme: 'blues' }, title: 'κ' } } },
       { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'label', type: 'nominal' }, color: { condition: { test: 'datum.grey', value: '#4b5563' }, value: 'black' } } },

@@ -71,6 +71,19 @@ export async function revokeReader(store: Store, actor: string, studyId: string,
   });
 }
 
+/** A reader's page views move `last_seen_at` at most this often: a write per reader a minute, not one per page. */
+export const SEEN_EVERY_MS = 60_000;
+
+/**
+ * Notes that a reader opened a page of their study (`last_seen_at`), so the host can tell a reader who opened
+ * the link but answered nothing from one who never opened it. Writes only when the last note (a page or a save)
+ * is older than SEEN_EVERY_MS: every write wakes the board's change watch, so reading pages must not write each time.
+ */
+export async function noteReaderSeen(store: Store, reader: Pick<StudyReader, 'id' | 'last_seen_at'>, at = new Date()): Promise<void> {
+  if (reader.last_seen_at !== null && at.getTime() - Date.parse(reader.last_seen_at) < SEEN_EVERY_MS) return;
+  await store.db.updateTable('study_readers').set({ last_seen_at: at.toISOString() }).where('id', '=', reader.id).execute();
+}
+
 export async function studyReaders(store: Store, studyId: string): Promise<StudyReader[]> {
   return store.db.selectFrom('study_readers').selectAll().where('study_id', '=', studyId).orderBy('created_at', 'asc').execute();
 }

@@ -3,6 +3,7 @@ import { caseTimes, studyAnswers, studyModels } from '../store/study-answers.js'
 import { studyReaders, type StudyReader } from '../store/study-readers.js';
 import { studyItems, type Study, type StudyItem } from '../store/studies.js';
 import { entryAnswers } from './model-answers.js';
+import { readerOrder } from './sample.js';
 import { studyResults, timeSummary, type Rater, type StudyResults } from './results.js';
 
 /**
@@ -12,6 +13,8 @@ import { studyResults, timeSummary, type Rater, type StudyResults } from './resu
 export interface ReportRater extends Rater {
   confidence?: ReadonlyMap<string, number | null>;
   seconds?: ReadonlyMap<string, number>;
+  /** A reader's question ids in their own reading order: their case k is element k − 1 (what they call "case 7"). */
+  readingOrder?: readonly string[];
 }
 
 /** Everything the host's results page and the exports show. */
@@ -43,6 +46,7 @@ export async function studyReport(store: Store, study: Study, options: { models?
       answers: new Map(own.map((a) => [idAt.get(a.position)!, a.answer])),
       confidence: new Map(own.map((a) => [idAt.get(a.position)!, a.confidence])),
       seconds: new Map([...(times.get(r.id) ?? new Map<number, number>())].map(([position, ms]) => [idAt.get(position)!, ms / 1000])),
+      readingOrder: readerOrder(items.length, r.order_seed).map((p) => items[p]!.question_id),
     };
   });
   const modelRaters: ReportRater[] = [

@@ -58,3 +58,19 @@ export async function benchmarkWithPerfectEntry(board: Board): Promise<Benchmark
   assert.ok(entry.ok);
   return benchmark;
 }
+
+/**
+ * Invites `name` by link and, through the autosave API as their page would, answers their first `cases` cases in
+ * their order with `answer(item)` (confidence 3). Returns the reader's cookie and token.
+ */
+export async function readerWhoAnswered(app: FastifyInstance, store: Store, studyId: string, name: string, cases: number, answer: (item: StudyItem) => string): Promise<{ cookie: string; token: string }> {
+  const { token } = await inviteByLink(store, 'test', studyId, name);
+  const cookie = await readerCookie(app, token);
+  if (cases === 0) return { cookie, token };
+  const csrf = await readerCsrf(app, studyId, cookie);
+  for (const item of (await casesInReaderOrder(store, studyId, token)).slice(0, cases)) {
+    const res = await app.inject({ method: 'POST', url: `/read/${studyId}/api/save`, headers: { cookie, 'x-csrf-token': csrf }, payload: { position: item.position, answer: answer(item), confidence: 3, visitId: 'helper-visit', elapsedMs: 1000 } });
+    assert.equal(res.statusCode, 200, res.body);
+  }
+  return { cookie, token };
+}

@@ -60,7 +60,7 @@ export function registerStudyHost(app: FastifyInstance, ctx: BoardContext): void
     return study;
   };
   const showStudy = async (request: FastifyRequest, reply: FastifyReply, study: Study, fresh: { name: string; link: string; account?: string } | null = null, message: Html | null = null, status = 200) =>
-    page(reply, request, study.title, studyPage(study, await studyReport(ctx.store, study, { models: false }), viewerOf(request)!.csrf, fresh, message), status);
+    page(reply, request, study.title, studyPage(study, await studyReport(ctx.store, study, { models: false }), viewerOf(request)!.csrf, fresh, message, ctx.options.score.minPublicCell), status);
 
   app.get('/studies', async (request, reply) => {
     if (!admin(request, reply)) return reply;

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CxrError } from '../../core/errors.js';
+import { inPaperOrder } from '../../core/question.js';
 import { readerOrder } from '../../study/sample.js';
 import { storedImage } from '../../store/images.js';
 import { readerAnswers, saveAnswer, submitAnswers } from '../../store/study-answers.js';
-import { readerByToken, type StudyReader } from '../../store/study-readers.js';
+import { noteReaderSeen, readerByToken, type StudyReader } from '../../store/study-readers.js';
 import { studyHasImage, studyItems, viewsOf, type Study } from '../../store/studies.js';
 import { sameToken, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
@@ -75,6 +76,8 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
       else void page(reply, request, 'Reader study', html`<h1>Reader study</h1><p class="problems" role="alert">${found.message}</p>`, found.status);
       return null;
     }
+    // A page (not the autosave, which notes it itself, nor an image) tells the host the reader was here.
+    if (!api) await noteReaderSeen(ctx.store, found.reader);
     return found;
   };
 
@@ -90,7 +93,8 @@ export function registerStudyReader(app: FastifyInstance, ctx: BoardContext): vo
     const found = await readerOf(request, reply);
     if (!found) return reply;
     const { order, answers, nextK } = await readerState(ctx, found.reader, found.study);
-    return page(reply, request, found.study.title, readerHome(found.study, found.reader, answers.size, order.length, nextK));
+    const cases = { total: order.length, byTask: inPaperOrder(order.map((i) => i.task)).map((task) => [task, order.filter((i) => i.task === task).length] as const) };
+    return page(reply, request, found.study.title, readerHome(found.study, found.reader, answers.size, cases, nextK, ctx.options.score.minPublicCell));
   });
 
   const showCase = async (request: FastifyRequest<{ Params: CaseParams }>, reply: FastifyReply, error: string | null = null, status = 200) => {
