@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { createUser } from '../src/store/accounts.js';
 import type { Store } from '../src/store/connect.js';
 import { DIALECTS, demoBoard, lazyCluster, signUp } from './helpers/board.js';
 
@@ -111,5 +112,20 @@ for (const dialect of DIALECTS) {
         await board.close();
       }
     });
+  });
+}
+
+for (const dialect of DIALECTS) {
+  test(`account page on ${dialect}: an account without a team is told it cannot submit, and is offered no submit command or invite`, async () => {
+    const board = await demoBoard(dialect, cluster.get);
+    try {
+      await createUser(board.store, { email: 'solo@lab.org', password: 'correct horse battery', displayName: 'Solo' });
+      const login = await board.app.inject({ method: 'POST', url: '/login', payload: { email: 'solo@lab.org', password: 'correct horse battery' } });
+      const page = (await board.app.inject({ url: '/account', headers: { cookie: String(login.headers['set-cookie']).split(';')[0]! } })).body;
+      assert.deepEqual([/<h1>Account<\/h1><p>([^<]*)<\/p>/.exec(page)?.[1], /<p class="notice" id="no-team">([^<]*)<\/p>/.exec(page)?.[1]], ['solo@lab.org · no team', 'Your account belongs to no team, so it cannot submit to a benchmark (only teams can); reader studies and reviews need no team.']);
+      assert.deepEqual([page.includes('id="curl-demo"'), page.includes('id="invite-form"')], [false, false]);
+    } finally {
+      await board.close();
+    }
   });
 }

@@ -32,7 +32,7 @@ export function signupForm(message: string | null, values: AccountForm = {}): Ht
 and are shown on the leaderboards under the team's name.</p>${problem(message)}
 <form method="post" action="/signup" class="stack" id="signup-form">
 <label>Email <input type="email" name="email" value="${values.email ?? ''}" required autocomplete="username"></label>
-<label>Display name (optional: the name the board shows for you when you are signed in, and to the hosts of studies and reviews you take part in; by default the part of your email before @) <input name="displayName" value="${values.displayName ?? ''}" maxlength="80"></label>
+<label>Display name (optional; shown to you, and to the hosts of studies and reviews you join; default: your email before the @) <input name="displayName" value="${values.displayName ?? ''}" maxlength="80"></label>
 <label>New team name — to start a team (shown on the leaderboards) <input name="team" value="${values.team ?? ''}" maxlength="80"></label>
 <label>…or an invite code — to join an existing team <input name="invite" value="${values.invite ?? ''}" maxlength="80" autocomplete="off"></label>
 <label>Password (at least 10 characters)${message ? ' — type it again: a refused form never sends a password back' : ''} <input type="password" name="password" required minlength="10" maxlength="200" autocomplete="new-password"></label><button>Create account</button></form>
