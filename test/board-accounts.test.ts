@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { createApp } from '../src/server/create-app.js';
 import { createUser } from '../src/store/accounts.js';
 import type { Store } from '../src/store/connect.js';
 import { DIALECTS, demoBoard, lazyCluster, signUp } from './helpers/board.js';
@@ -84,7 +85,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test('a new token is shown to the session that made it, not to another session of the same account; an unseen one expires', async () => {
+    test('a new token is shown to the session that made it (on any replica), not to another session of the same account; an unseen one expires', async () => {
       const board = await demoBoard(dialect, cluster.get);
       try {
         const session = await signUp(board.app, 'two@lab.org', 'Team Two');
@@ -104,6 +105,17 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(await board.store.db.selectFrom('session_flashes').selectAll().execute(), [], 'and nothing of it is left');
         const listed = (await board.app.inject({ url: '/account', headers: { cookie: session.cookie } })).body;
         assert.match(listed, /<td>late<\/td>/, 'the token is listed, to be revoked');
+
+        // Another replica of the board (its own process, the same database) shows what this one made.
+        const replica = createApp({ store: board.store, queue: board.queue }, { log: { level: 'silent' } });
+        try {
+          assert.equal((await make('replicated')).statusCode, 303);
+          const there = shownToken((await replica.inject({ url: '/account', headers: { cookie: session.cookie } })).body);
+          assert.equal(sha256(there ?? ''), (await board.store.db.selectFrom('api_tokens').select('token_hash').where('name', '=', 'replicated').executeTakeFirstOrThrow()).token_hash);
+          assert.equal(await shown(session.cookie), null, 'and then this one does not');
+        } finally {
+          await replica.close();
+        }
 
         assert.equal((await make('signed-out')).statusCode, 303);
         await board.app.inject({ method: 'POST', url: '/logout', headers: { cookie: session.cookie }, payload: { _csrf: session.csrf } });
