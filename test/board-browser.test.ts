@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
-import { keepScreenshot, launchChromium, signUpInBrowser } from './helpers/browser.js';
+import { inChromium, keepScreenshot, signUpInBrowser } from './helpers/browser.js';
 import { DIALECTS, demoBoard, lazyCluster, predictionsJsonl } from './helpers/board.js';
 
 const cluster = lazyCluster();
@@ -10,17 +9,7 @@ after(() => cluster.stop());
 
 for (const dialect of DIALECTS) {
   test(`browser (${dialect}): sign up, create a token, upload, see the entry ranked, open its category page — in Chromium`, { timeout: 120_000 }, async () => {
-    const board = await demoBoard(dialect, cluster.get);
-    await board.app.listen({ host: '127.0.0.1', port: 0 });
-    const base = `http://127.0.0.1:${(board.app.server.address() as AddressInfo).port}`;
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
+    await inChromium(() => demoBoard(dialect, cluster.get), async (page, base, board, errors) => {
       await signUpInBrowser(page, base);
 
       await page.fill('#token-form input[name=name]', 'laptop');
@@ -34,7 +23,7 @@ for (const dialect of DIALECTS) {
       await page.setInputFiles('input[name=file]', { name: 'preds.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(content) });
       await page.fill('input[name=name]', 'RadVLM-7B');
       await page.fill('input[name=organisation]', 'Hospital <b>Lab</b>');
-      await page.check('input[name=openWeights]');
+      await page.check('input[name=openWeights][value=true]');
       // The upload returns at once to the submission's page, which refreshes itself until a worker has scored it.
       await Promise.all([page.waitForURL(/\/submissions\/[0-9a-f-]+$/), page.click('#submit-form button[type=submit]')]);
       assert.match((await page.textContent('#state')) ?? '', /Queued|Scoring|Scored/);
@@ -71,9 +60,6 @@ for (const dialect of DIALECTS) {
       assert.match((await page.textContent('#categories thead')) ?? '', /RadVLM-7B/);
       await keepScreenshot(page, `board-${dialect}-categories`);
       assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      await board.close();
-    }
+    });
   });
 }

@@ -27,12 +27,12 @@ for (const dialect of DIALECTS) {
       await signUpInBrowser(page, base);
       const file = { name: 'preds.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(predictionsJsonl(board.questions, (q) => q.answer)) };
 
-      /** A fresh form with the file chosen, these fields filled and the open-weights box ticked. */
+      /** A fresh form with the file chosen, these fields filled and open weights "yes". */
       const fillForm = async (fields: Record<string, string>) => {
         await page.goto(`${base}/b/demo/submit`);
         await page.setInputFiles('input[name=file]', file);
         for (const [selector, value] of Object.entries(fields)) await page.fill(selector, value);
-        await page.check('input[name=openWeights]');
+        await page.check('input[name=openWeights][value=true]');
       };
 
       // 1. The browser's own checks: the attributes are real attributes, so good values pass and bad ones do not.
@@ -73,11 +73,11 @@ for (const dialect of DIALECTS) {
       assert.equal(await page.inputValue('input[name=name]'), 'RadVLM-8B');
       assert.equal(await page.inputValue('input[name=date]'), '2025-07-01');
       assert.equal(await page.inputValue('input[name=parametersBillion]'), '8');
-      assert.ok(await page.isChecked('input[name=openWeights]'), 'the checkbox stays ticked');
+      assert.ok(await page.isChecked('input[name=openWeights][value=true]'), 'the open-weights choice is kept');
       assert.match((await page.textContent('#file-again')) ?? '', /You had chosen preds\.jsonl/);
 
       // 4. By keyboard alone (the file is picked in the system dialog, which a test cannot drive): Tab moves through
-      //    the fields in reading order, Space ticks the box, Enter on the button sends it.
+      //    the fields in reading order, the arrow keys choose open weights (from "not said", the default), Enter on the button sends it.
       await page.goto(`${base}/b/demo/submit`);
       await page.setInputFiles('input[name=file]', { ...file, buffer: Buffer.from(distinctPredictions(board.questions, 1)) });
       await page.focus('input[name=file]');
@@ -91,13 +91,16 @@ for (const dialect of DIALECTS) {
       await typeNext('https://example.org/kb-paper');
       await typeNext('13');
       await typeNext('2025-06-01');
-      await typeNext(' ');
+      await typeNext('');
+      assert.ok(await page.isChecked('input[name=openWeights][value=""]'), 'open weights starts as not said');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
       await typeNext('Answer with one letter.');
       await typeNext('typed');
       await page.keyboard.press('Tab');
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'BUTTON');
       assert.equal(await page.inputValue('input[name=date]'), '2025-06-01');
-      assert.ok(await page.isChecked('input[name=openWeights]'));
+      assert.ok(await page.isChecked('input[name=openWeights][value=true]'));
       await Promise.all([page.waitForURL(/\/submissions\/[0-9a-f-]+$/), page.keyboard.press('Enter')]);
       assert.deepEqual(errors, []);
     } finally {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { apiUpload, DIALECTS, demoBoard, distinctPredictions, lazyCluster, predictionsJsonl, signUp, tokenFor } from './helpers/board.js';
+import { apiUpload, DIALECTS, demoBoard, distinctPredictions, lazyCluster, predictionsJsonl, shownOnce, signUp, tokenFor } from './helpers/board.js';
 import { assertMigrated, openStore } from '../src/store/connect.js';
 import { CxrError } from '../src/core/errors.js';
 import { execFile } from 'node:child_process';
@@ -64,9 +64,9 @@ for (const dialect of DIALECTS) {
       try {
         const address = await board.app.listen({ host: '127.0.0.1', port: 0 });
         const session = await signUp(board.app, 'curl@lab.org', 'Team Curl');
-        const created = await board.app.inject({ method: 'POST', url: '/account/tokens', headers: { cookie: session.cookie, host: address.replace('http://', '') }, payload: { _csrf: session.csrf, name: 'script' } });
-        const token = /<code id="new-token">([^<]+)<\/code>/.exec(created.body)![1]!;
-        const command = /<pre class="command" id="curl-demo"><code>([^<]+)<\/code><\/pre>/.exec(created.body)?.[1]?.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+        const created = await shownOnce(board.app, session, '/account/tokens', { name: 'script' }, 'new-token', { host: address.replace('http://', '') });
+        const token = created.secret;
+        const command = /<pre class="command" id="curl-demo"><code>([^<]+)<\/code><\/pre>/.exec(created.page)?.[1]?.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
         assert.equal(command, `curl -H "Authorization: Bearer ${token}" -F model='{"name": "My model"}' -F file=@rexrank-predictions.json ${address}/api/benchmarks/demo/submissions`);
         // pasted where the predictions file is, as a participant would
         const cwd = tempDir();
@@ -79,7 +79,7 @@ for (const dialect of DIALECTS) {
         const later = await board.app.inject({ url: '/account', headers: { cookie: session.cookie } });
         assert.ok(later.body.includes(`<code>curl -H "Authorization: Bearer $CXR_TOKEN" -F model='{"name": "My model"}' -F file=@rexrank-predictions.json http://localhost:80/api/benchmarks/demo/submissions</code>`), later.body);
         const hash = (await board.store.db.selectFrom('api_tokens').select('token_hash').executeTakeFirstOrThrow()).token_hash;
-        assert.ok(!later.body.includes(token) && !later.body.includes(hash) && !created.body.includes(hash));
+        assert.ok(!later.body.includes(token) && !later.body.includes(hash) && !created.page.includes(hash));
       } finally {
         await board.close();
       }
@@ -136,8 +136,7 @@ for (const dialect of DIALECTS) {
       const board = await demoBoard(dialect, cluster.get, {}, { dailyLimit: 1, totalLimit: 10 });
       try {
         const first = await signUp(board.app, 'lead@lab.org', 'Team Invite');
-        const page = await board.app.inject({ method: 'POST', url: '/account/invite', headers: { cookie: first.cookie }, payload: { _csrf: first.csrf } });
-        const code = /<code id="invite-code">([^<]+)<\/code>/.exec(page.body)![1]!;
+        const code = (await shownOnce(board.app, first, '/account/invite', {}, 'invite-code')).secret;
         const stored = await board.store.db.selectFrom('teams').select('invite_hash').executeTakeFirstOrThrow();
         assert.ok(stored.invite_hash && stored.invite_hash !== code);
         const wrong = await board.app.inject({ method: 'POST', url: '/signup', payload: { email: 'x@lab.org', password: 'correct horse battery', invite: 'team_nope' } });
@@ -156,8 +155,7 @@ for (const dialect of DIALECTS) {
         const post = (token: string) => apiUpload(board.app, token, { name: 'p.jsonl', content }, MODEL);
         assert.equal((await post(t1)).statusCode, 202);
         assert.equal((await post(t2)).statusCode, 429);
-        const newer = await board.app.inject({ method: 'POST', url: '/account/invite', headers: { cookie: first.cookie }, payload: { _csrf: first.csrf } });
-        assert.notEqual(/<code id="invite-code">([^<]+)<\/code>/.exec(newer.body)![1], code);
+        assert.notEqual((await shownOnce(board.app, first, '/account/invite', {}, 'invite-code')).secret, code);
         const stale = await board.app.inject({ method: 'POST', url: '/signup', payload: { email: 'late@lab.org', password: 'correct horse battery', invite: code } });
         assert.equal(stale.statusCode, 400, 'a replaced code no longer works');
       } finally {

@@ -28,7 +28,7 @@ for (const dialect of DIALECTS) {
         ids.push(id);
         await db.insertInto('submissions').values({ id, benchmark_id: 'b', team_id: null, user_id: null, kind: 'baseline', state: 'queued', day: now.slice(0, 10), file_name: 'p', format: 'jsonl', byte_size: Buffer.byteLength(content), content, model_json: '{}', error: null, created_at: now, scored_at: null, attempts: 0, updated_at: now }).execute();
       }
-      assert.deepEqual(await migrate(store), ['0004-submission-files', '0005-reader-studies-and-review', '0006-report-generation-board', '0007-review-rejection-without-ratings', '0008-study-publish-consent', '0009-change-notifications', '0010-review-others-seen']);
+      assert.deepEqual(await migrate(store), ['0004-submission-files', '0005-reader-studies-and-review', '0006-report-generation-board', '0007-review-rejection-without-ratings', '0008-study-publish-consent', '0009-change-notifications', '0010-review-others-seen', '0011-session-flash']);
       const moved = await store.db.selectFrom('submission_files').selectAll().orderBy('submission_id').execute();
       assert.deepEqual(moved.map((m) => [m.submission_id, m.content]), ids.map((id, i) => [id, files[i]]).sort((a, b) => a[0]!.localeCompare(b[0]!)));
       await assert.rejects(db.selectFrom('submissions').select('content').execute(), 'the column is gone');

@@ -35,7 +35,8 @@ export async function importReportedRrg(store: Store, actor: string, benchmark: 
   let added = 0;
   for (const r of rows) {
     if (names.has(r.model)) continue;
-    const model = { name: r.model, openWeights: false, ...(r.organisation ? { organisation: r.organisation } : {}), notes: `published by ReXrank (${parsed.data.source.url}), ${dataset}, ${track}; not verified here` };
+    // ReXrank's table does not say whose weights are open: not said (shown as "—"), never "no".
+    const model = { name: r.model, openWeights: null, ...(r.organisation ? { organisation: r.organisation } : {}), notes: `published by ReXrank (${parsed.data.source.url}), ${dataset}, ${track}; not verified here` };
     const reserved = await reserveSubmission(store, { benchmarkId: benchmark.id, teamId: null, userId: null, kind: 'reported', fileName: '(published)', format: 'reported', content: '', modelJson: JSON.stringify(model) });
     if ('reason' in reserved) throw new Error(reserved.message);
     const columns = { kind: 'rrg-reported', bleu: r.bleu, bertscore: r.bertscore, sembscore: r.sembscore, radgraph: r.radgraph, inv_radcliq_v1: r.inv_radcliq_v1, ratescore: r.ratescore ?? null, green: r.green ?? null, inv_fineradscore: r.inv_fineradscore ?? null, source: parsed.data.source.url };

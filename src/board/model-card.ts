@@ -9,7 +9,8 @@ export const ModelCard = z.object({
   organisation: optionalText(120, 'the organisation'),
   url: optionalText(300, 'the model URL').refine((v) => v === undefined || /^https?:\/\//.test(v), 'the model URL must start with http:// or https://'),
   paper: optionalText(300, 'the paper URL').refine((v) => v === undefined || /^https?:\/\//.test(v), 'the paper URL must start with http:// or https://'),
-  openWeights: z.boolean({ error: 'open weights is true or false' }).default(false),
+  /** Whether the weights are public; null (or left out) when the submitter did not say — shown as "—", never as "no". */
+  openWeights: z.boolean({ error: 'open weights is true, false, or null (not said)' }).nullable().default(null),
   /** Billions of parameters. */
   parametersBillion: z.number({ error: 'the number of parameters must be a number (billions, e.g. 7.5)' }).positive('the number of parameters must be above 0').max(100_000, 'the number of parameters is in billions: at most 100,000').optional(),
   /** When the model was released or submitted (YYYY-MM-DD). */
@@ -19,7 +20,13 @@ export const ModelCard = z.object({
 });
 export type ModelCard = z.infer<typeof ModelCard>;
 
-/** Reads a model card from form fields (strings; checkbox "on"), with zod's messages on failure. */
+/** What a form's open-weights choice means: "true" (or a ticked box's "on") yes, "false" no, anything else not said. */
+function openWeightsFromForm(value: string | undefined): boolean | null {
+  if (value === 'true' || value === 'on') return true;
+  return value === 'false' ? false : null;
+}
+
+/** Reads a model card from form fields (strings), with zod's messages on failure. */
 export function modelCardFromForm(fields: Record<string, string | undefined>): z.ZodSafeParseResult<ModelCard> {
   const params = fields.parametersBillion?.trim();
   return ModelCard.safeParse({
@@ -27,7 +34,7 @@ export function modelCardFromForm(fields: Record<string, string | undefined>): z
     organisation: fields.organisation,
     url: fields.url,
     paper: fields.paper,
-    openWeights: fields.openWeights === 'on' || fields.openWeights === 'true',
+    openWeights: openWeightsFromForm(fields.openWeights),
     ...(params ? { parametersBillion: Number(params) } : {}),
     date: fields.date,
     prompt: fields.prompt,

@@ -47,7 +47,7 @@ export function openApiDocument() {
       '/api/entries/{id}': { get: { summary: 'One entry', parameters: [id], responses: { 200: json({ $ref: '#/components/schemas/Entry' }, 'the entry'), 404: json(error, 'no such entry') } } },
       '/api/tokens': {
         get: { summary: 'Your API tokens (never the tokens themselves)', security: bearer, responses: { 200: json({ type: 'array', items: { type: 'object' } }, 'tokens') } },
-        post: { summary: 'Create a token (shown once)', security: bearer, requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } }, responses: { 201: json({ type: 'object', properties: { id: { type: 'string' }, token: { type: 'string' } } }, 'the new token') } },
+        post: { summary: 'Create a token (shown once)', security: bearer, requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } }, responses: { 201: json({ type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, token: { type: 'string' } } }, 'the new token') } },
       },
       '/api/tokens/{id}': { delete: { summary: 'Revoke a token', security: bearer, parameters: [id], responses: { 204: { description: 'revoked' }, 404: json(error, 'no such token') } } },
     },

@@ -22,7 +22,7 @@ export async function createUser(store: Store, input: { email: string; password:
   const teamName = input.teamName?.trim().slice(0, 80) || null;
   const passwordHash = await hashPassword(input.password);
   return store.db.transaction().execute(async (tx) => {
-    if (await tx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new CxrError('conflict', `an account for ${email} exists already`);
+    if (await tx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new CxrError('conflict', `an account for ${email} exists already: sign in with it, or use another email`);
     let teamId: string | null = null;
     let joined: string | null = null;
     const invite = input.inviteCode?.trim();
@@ -32,7 +32,7 @@ export async function createUser(store: Store, input: { email: string; password:
       teamId = team.id;
       joined = team.name;
     } else if (teamName) {
-      if (await tx.selectFrom('teams').select('id').where('name', '=', teamName).executeTakeFirst()) throw new CxrError('conflict', `the team name "${teamName}" is taken`);
+      if (await tx.selectFrom('teams').select('id').where('name', '=', teamName).executeTakeFirst()) throw new CxrError('conflict', `the team name "${teamName}" is taken: choose another, or ask a member of that team for an invite code to join it`);
       teamId = randomUUID();
       await tx.insertInto('teams').values({ id: teamId, name: teamName, created_at: now(), invite_hash: null }).execute();
     }
@@ -77,11 +77,12 @@ export async function endSession(store: Store, cookie: string): Promise<void> {
 }
 
 /** Creates an API token; the token itself is returned once and only its hash is kept. */
-export async function createToken(store: Store, userId: string, name: string): Promise<{ id: string; token: string }> {
+export async function createToken(store: Store, userId: string, name: string): Promise<{ id: string; name: string; token: string }> {
   const token = newSecret('cxr_');
   const id = randomUUID();
-  await store.db.insertInto('api_tokens').values({ id, user_id: userId, name: name.trim().slice(0, 80) || 'token', token_hash: secretHash(token), prefix: token.slice(0, 10), created_at: now(), revoked_at: null, last_used_at: null }).execute();
-  return { id, token };
+  const stored = name.trim().slice(0, 80) || 'token';
+  await store.db.insertInto('api_tokens').values({ id, user_id: userId, name: stored, token_hash: secretHash(token), prefix: token.slice(0, 10), created_at: now(), revoked_at: null, last_used_at: null }).execute();
+  return { id, name: stored, token };
 }
 
 export async function listTokens(store: Store, userId: string) {

@@ -415,4 +415,16 @@ export const MIGRATIONS: Record<string, Migration> = {
       await notifyOnChange(db, 'review_others_seen');
     },
   },
+  '0011-session-flash': {
+    async up(db: Kysely<unknown>) {
+      // A secret made by a form (a new API token, a team invite code) waits here for the page the form redirects
+      // to, sealed with a key only the session's cookie gives (store/session-flash.ts): the plaintext is never stored.
+      await db.schema.createTable('session_flashes')
+        .addColumn('session_hash', 'text', (c) => c.primaryKey().references('sessions.id_hash').onDelete('cascade'))
+        .addColumn('sealed', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await notifyOnChange(db, 'session_flashes');
+    },
+  },
 };

@@ -31,6 +31,15 @@ export interface SessionTable {
   created_at: string;
 }
 
+/** A secret waiting to be shown once on the page a form redirects to (store/session-flash.ts); one per session. */
+export interface SessionFlashTable {
+  /** The session's `id_hash`; the flash goes with the session. */
+  session_hash: string;
+  /** AES-256-GCM under a key derived from the session's cookie, which the database never holds: never the plaintext. */
+  sealed: string;
+  expires_at: string;
+}
+
 export interface ApiTokenTable {
   id: string;
   user_id: string;
@@ -392,6 +401,7 @@ export interface Database {
   teams: TeamTable;
   users: UserTable;
   sessions: SessionTable;
+  session_flashes: SessionFlashTable;
   api_tokens: ApiTokenTable;
   benchmarks: BenchmarkTable;
   benchmark_items: BenchmarkItemTable;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { loadBenchmarkFromDataset } from '../../src/board/load-benchmark.js';
 import { detectLayout } from '../../src/dataset/layout.js';
@@ -127,10 +127,22 @@ export async function signUp(app: FastifyInstance, email: string, team: string, 
   return { cookie, csrf };
 }
 
-/** Creates an API token through the account page and reads it off the page (shown once). */
+/** Creates an API token through the account page's form, follows its redirect and reads the token off the page (shown once). */
 export async function tokenFor(app: FastifyInstance, session: { cookie: string; csrf: string }, name = 'script'): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/account/tokens', headers: { cookie: session.cookie }, payload: { _csrf: session.csrf, name } });
-  return /<code id="new-token">([^<]+)<\/code>/.exec(res.body)![1]!;
+  return (await shownOnce(app, session, '/account/tokens', { name }, 'new-token')).secret;
+}
+
+/**
+ * Sends one of the account page's forms that make a secret (a token, an invite code), follows its 303 to the
+ * account page as a browser does, and returns that page and the secret it shows (`<code id=…>`).
+ */
+export async function shownOnce(app: FastifyInstance, session: { cookie: string; csrf: string }, url: string, fields: Record<string, string>, id: string, headers: Record<string, string> = {}): Promise<{ page: string; secret: string }> {
+  const posted = await app.inject({ method: 'POST', url, headers: { cookie: session.cookie, ...headers }, payload: { _csrf: session.csrf, ...fields } });
+  if (posted.statusCode !== 303 || posted.headers.location !== '/account') throw new Error(`${url} answered ${posted.statusCode} ${String(posted.headers.location)}: ${posted.body.slice(0, 300)}`);
+  const page = (await app.inject({ url: '/account', headers: { cookie: session.cookie, ...headers } })).body;
+  const secret = new RegExp(`<code id="${id}">([^<]+)</code>`).exec(page)?.[1];
+  if (!secret) throw new Error(`the account page shows no #${id} after ${url}`);
+  return { page, secret };
 }
 
 /** A multipart body for an upload. */
@@ -152,6 +164,6 @@ export function predictionsJsonl(questions: Question[], answer: (q: Question, i:
 }
 
 /** POSTs an upload to the demo benchmark's submission API with a token. */
-export function apiUpload(app: FastifyInstance, token: string, file: { name: string; content: string }, model: string) {
+export function apiUpload(app: FastifyInstance, token: string, file: { name: string; content: string }, model: string): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'POST', url: '/api/benchmarks/demo/submissions', headers: { authorization: `Bearer ${token}` }, payload: uploadForm(file, { model }) });
 }

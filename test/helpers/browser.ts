@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Board } from './board.js';
 
 /** Debian's Chromium (installed by .ci/run when missing); tests never download a browser. */
 export const CHROMIUM = process.env.CXRBENCH_CHROMIUM ?? '/usr/bin/chromium';
@@ -15,6 +17,30 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/**
+ * Serves a board (made by `open`) on a free port and opens a Chromium page on it that collects the page's script
+ * errors and console errors; `run` gets the page, the board's address, the board and those errors. Everything is
+ * closed afterwards, whatever happened.
+ */
+export async function inChromium(open: () => Promise<Board>, run: (page: Page, base: string, board: Board, errors: string[]) => Promise<void>): Promise<void> {
+  const board = await open();
+  await board.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(board.app.server.address() as AddressInfo).port}`;
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await run(page, base, board, errors);
+  } finally {
+    await browser.close();
+    await board.close();
+  }
 }
 
 /** Signs a new participant up (creating a team) through the board's page; ends on the account page. */

@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CxrError } from '../../core/errors.js';
 import { checkLogin, createSession, createToken, createUser, endSession, listTokens, newInviteCode, revokeToken } from '../../store/accounts.js';
-import { listBenchmarks, type Benchmark } from '../../store/benchmarks.js';
+import { listBenchmarks } from '../../store/benchmarks.js';
+import { putFlash, takeFlash, type Flash } from '../../store/session-flash.js';
 import { studiesOfAccount } from '../../store/study-readers.js';
 import { csrfOk, requireCaller, SESSION_COOKIE, viewerOf } from '../auth.js';
 import type { BoardContext } from '../context.js';
+import { accountPage, loginForm, signupForm, type AccountForm } from '../views/account-views.js';
 import { html, type Html } from '../views/html.js';
 import { layout } from '../views/layout.js';
 
-type Form = Record<string, string | undefined>;
+type Form = AccountForm;
 
 function page(reply: FastifyReply, request: FastifyRequest, title: string, body: Html, status = 200): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(layout(title, viewerOf(request), body));
@@ -19,60 +21,46 @@ function safeNext(next: string | undefined): string {
   return next && /^\/(?!\/)[^\s\\]*$/.test(next) ? next : '/';
 }
 
-function loginForm(message: string | null, email = '', next = '/'): Html {
-  return html`<h1>Sign in</h1>${message ? html`<p class="problems" role="alert">${message}</p>` : ''}
-<form method="post" action="/login" class="stack" id="login-form"><input type="hidden" name="next" value="${next}">
-<label>Email <input type="email" name="email" value="${email}" required autocomplete="username"></label>
-<label>Password <input type="password" name="password" required autocomplete="current-password"></label><button>Sign in</button></form>`;
-}
-
-function signupForm(message: string | null, values: Form = {}): Html {
-  return html`<h1>Sign up</h1>${message ? html`<p class="problems" role="alert">${message}</p>` : ''}
-<form method="post" action="/signup" class="stack" id="signup-form">
-<label>Email <input type="email" name="email" value="${values.email ?? ''}" required autocomplete="username"></label>
-<label>Display name <input name="displayName" value="${values.displayName ?? ''}" maxlength="80"></label>
-<label>New team name (you can submit for it) <input name="team" value="${values.team ?? ''}" maxlength="80"></label>
-<label>…or an invite code from a team member (join their team) <input name="invite" value="${values.invite ?? ''}" maxlength="80" autocomplete="off"></label>
-<label>Password (at least 10 characters) <input type="password" name="password" required minlength="10" autocomplete="new-password"></label><button>Create account</button></form>`;
-}
-
 /**
- * A ready-to-paste curl command per open benchmark, for submitting by script: the board's address as people reach
- * it, the benchmark's slug, and the token just created (shown once, like the token itself) or $CXR_TOKEN — a
- * stored token is only its hash, and never printed.
+ * Why a sign-up cannot go ahead before anything is stored, or null. The form needs a team: a new team's name or
+ * an invite code — one, not both (with both, one would be ignored without a word).
  */
-function submitCommands(origin: string, benchmarks: readonly Benchmark[], token: string | null): Html {
-  const open = benchmarks.filter((b) => b.is_open);
-  if (open.length === 0) return html``;
-  const bearer = token ?? '$CXR_TOKEN';
-  return html`<h2>Submit by script</h2><p class="help">${token ? 'With the new token' : 'With one of your tokens in the variable CXR_TOKEN'}; the model card's fields are listed on each benchmark's submit page.</p>
-${open.map((b) => html`<p>${b.title}:</p><pre class="command" id="curl-${b.slug}"><code>curl -H "Authorization: Bearer ${bearer}" -F model='{"name": "My model"}' -F file=@${b.kind === 'rrg' ? 'reports.json' : 'rexrank-predictions.json'} ${origin}/api/benchmarks/${b.slug}/submissions</code></pre>`)}`;
+function teamChoiceProblem(form: Form): string | null {
+  const team = form.team?.trim();
+  const invite = form.invite?.trim();
+  if (!team && !invite) return 'an account needs a team. Give a name for a new team, or an invite code from a member of an existing team (they make one on their account page).';
+  if (team && invite) return 'give either a new team name or an invite code, not both. With the code you join that team; with a name you start a new one.';
+  return null;
 }
 
-/** Sign-up, sign-in (rate-limited), sign-out, and API tokens (shown once). */
+/** Sign-up, sign-in (rate-limited), sign-out, and API tokens and invite codes (each shown once, after a redirect). */
 export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void {
   const startSession = async (reply: FastifyReply, userId: string, next: string) => {
     const { cookie } = await createSession(ctx.store, userId);
     reply.setCookie(SESSION_COOKIE, cookie, { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.options.secureCookies, maxAge: 14 * 86400 });
     return reply.redirect(safeNext(next), 303);
   };
+  const signupClosed = (request: FastifyRequest, reply: FastifyReply) => page(reply, request, 'Sign up', html`<h1>Sign up</h1><p>Sign-up is closed on this board: accounts are made by its administrators.</p>`, 403);
+  /** A refused sign-up: the form again with what was typed (not the password) and why, in words. */
+  const signupRefused = (request: FastifyRequest, reply: FastifyReply, form: Form, why: string) => page(reply, request, 'Sign up', signupForm(`nothing was created: ${why}`, form), 400);
 
-  app.get('/signup', async (request, reply) => (ctx.options.openSignup ? page(reply, request, 'Sign up', signupForm(null)) : page(reply, request, 'Sign up', html`<p>Accounts are created by the board's administrators.</p>`, 403)));
+  app.get('/signup', async (request, reply) => (ctx.options.openSignup ? page(reply, request, 'Sign up', signupForm(null)) : signupClosed(request, reply)));
 
   app.post<{ Body: Form }>('/signup', async (request, reply) => {
-    if (!ctx.options.openSignup) return page(reply, request, 'Sign up', html`<p>Accounts are created by the board's administrators.</p>`, 403);
+    if (!ctx.options.openSignup) return signupClosed(request, reply);
     const form = request.body ?? {};
+    const needs = teamChoiceProblem(form);
+    if (needs) return signupRefused(request, reply, form, needs);
     try {
-      if (!form.team?.trim() && !form.invite?.trim()) return page(reply, request, 'Sign up', signupForm('give a new team name or an invite code', form), 400);
       const user = await createUser(ctx.store, { email: form.email ?? '', password: form.password ?? '', displayName: form.displayName ?? '', teamName: form.team ?? '', inviteCode: form.invite ?? '' });
       return await startSession(reply, user.id, '/account');
     } catch (error) {
-      if (error instanceof CxrError) return page(reply, request, 'Sign up', signupForm(error.message, form), 400);
+      if (error instanceof CxrError) return signupRefused(request, reply, form, error.message);
       throw error;
     }
   });
 
-  app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => page(reply, request, 'Sign in', loginForm(null, '', safeNext(request.query.next))));
+  app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => page(reply, request, 'Sign in', loginForm(null, '', safeNext(request.query.next), ctx.options.openSignup)));
 
   app.post<{ Body: Form }>('/login', async (request, reply) => {
     const form = request.body ?? {};
@@ -83,10 +71,10 @@ export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void 
     const allowed = await Promise.all(keys.map((k) => ctx.loginLimiter.hit(k)));
     if (allowed.includes(false)) {
       reply.header('retry-after', String(ctx.loginLimiter.retryAfterSeconds()));
-      return page(reply, request, 'Sign in', loginForm(`Too many failed sign-ins; try again in ${ctx.loginLimiter.retryAfterSeconds()} s.`, email), 429);
+      return page(reply, request, 'Sign in', loginForm(`Too many failed sign-ins; try again in ${ctx.loginLimiter.retryAfterSeconds()} s.`, email, '/', ctx.options.openSignup), 429);
     }
     const user = await checkLogin(ctx.store, email, form.password ?? '');
-    if (!user) return page(reply, request, 'Sign in', loginForm('Wrong email or password.', email, safeNext(form.next)), 401);
+    if (!user) return page(reply, request, 'Sign in', loginForm('Wrong email or password.', email, safeNext(form.next), ctx.options.openSignup), 401);
     await ctx.loginLimiter.giveBack(keys[0]!);
     await ctx.loginLimiter.reset(keys[1]!);
     return startSession(reply, user.id, form.next ?? '/');
@@ -99,47 +87,42 @@ export function registerAccounts(app: FastifyInstance, ctx: BoardContext): void 
     return reply.redirect('/', 303);
   });
 
-  const accountPage = async (request: FastifyRequest & { caller: NonNullable<FastifyRequest['caller']> }, reply: FastifyReply, fresh: { name: string; token: string } | null, invite: string | null = null) => {
-    const viewer = viewerOf(request)!;
-    const [tokens, studies, benchmarks] = await Promise.all([listTokens(ctx.store, request.caller.user.id), studiesOfAccount(ctx.store, request.caller.user.id), listBenchmarks(ctx.store)]);
-    const origin = ctx.options.publicUrl ?? `${request.protocol}://${request.host}`;
-    return page(reply, request, 'Account', html`<h1>Account</h1><p>${request.caller.user.email} · team ${request.caller.user.team_name ?? '—'}</p>
-${studies.length > 0 ? html`<h2>Reader studies you are invited to</h2><ul id="my-studies">${studies.map((st) => html`<li><a href="/read/${st.id}">${st.title}</a> <span class="meta">${st.revoked_at ? 'invitation withdrawn' : st.state === 'closed' ? 'closed' : st.submitted_at ? 'submitted' : 'open'}</span></li>`)}</ul>` : ''}
-${fresh ? html`<div class="token" role="status"><p>New token "${fresh.name}" — copy it now, it is not shown again:</p><code id="new-token">${fresh.token}</code></div>` : ''}
-<h2>API tokens</h2><div class="table-scroll"><table class="board" id="tokens"><thead><tr><th>Name</th><th>Starts with</th><th>Created</th><th>Last used</th><th></th></tr></thead><tbody>
-${tokens.map((t) => html`<tr><td>${t.name}</td><td><code>${t.prefix}…</code></td><td>${t.created_at.slice(0, 10)}</td><td>${t.last_used_at?.slice(0, 16).replace('T', ' ') ?? '—'}</td>
-<td>${t.revoked_at ? 'revoked' : html`<form method="post" action="/account/tokens/${t.id}/revoke"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>Revoke</button></form>`}</td></tr>`)}</tbody></table></div>
-<form method="post" action="/account/tokens" class="inline" id="token-form"><input type="hidden" name="_csrf" value="${viewer.csrf}"><label>Name <input name="name" required maxlength="80"></label><button>Create token</button></form>
-${request.caller.user.team_id ? submitCommands(origin, benchmarks, fresh?.token ?? null) : ''}
-${request.caller.user.team_id ? html`<h2>Team invite</h2>${invite ? html`<div class="token" role="status"><p>Invite code for ${request.caller.user.team_name} — share it with teammates; it is not shown again, and a new one replaces it:</p><code id="invite-code">${invite}</code></div>` : ''}
-<form method="post" action="/account/invite" class="inline" id="invite-form"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button>New invite code</button></form>` : ''}`);
+  const expired = (request: FastifyRequest, reply: FastifyReply, why = '') => page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed)${why}.</p>`, 403);
+  /**
+   * Keeps what a form made for the account page it redirects to (POST-redirect-GET): reloading that page sends
+   * nothing again, and the secret is shown once — sealed under the session's cookie meanwhile (store/session-flash.ts).
+   */
+  const showOnAccountPage = async (request: FastifyRequest, reply: FastifyReply, flash: Flash) => {
+    await putFlash(ctx.store, request.cookies[SESSION_COOKIE]!, flash);
+    return reply.redirect('/account', 303);
   };
-
-  app.post<{ Body: Form }>('/account/invite', async (request, reply) => {
-    if (!requireCaller(request, reply, false)) return reply;
-    if (!csrfOk(request, request.body?._csrf) || !request.caller.user.team_id) return page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed), or you have no team.</p>`, 403);
-    const code = await newInviteCode(ctx.store, request.caller.user.team_id);
-    reply.header('cache-control', 'no-store');
-    return accountPage(request, reply, null, code);
-  });
 
   app.get('/account', async (request, reply) => {
     if (!requireCaller(request, reply, false)) return reply;
-    return accountPage(request, reply, null);
+    const [tokens, studies, benchmarks, flash] = await Promise.all([listTokens(ctx.store, request.caller.user.id), studiesOfAccount(ctx.store, request.caller.user.id), listBenchmarks(ctx.store), takeFlash(ctx.store, request.cookies[SESSION_COOKIE]!)]);
+    const origin = ctx.options.publicUrl ?? `${request.protocol}://${request.host}`;
+    // The page may hold a secret shown once: no cache may keep it, and Back does not show it again.
+    reply.header('cache-control', 'no-store');
+    return page(reply, request, 'Account', accountPage({ viewer: viewerOf(request)!, user: request.caller.user, tokens, studies, benchmarks, origin, flash }));
   });
 
   app.post<{ Body: Form }>('/account/tokens', async (request, reply) => {
     if (!requireCaller(request, reply, false)) return reply;
-    if (!csrfOk(request, request.body?._csrf)) return page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed).</p>`, 403);
-    const name = request.body?.name ?? 'token';
-    const { token } = await createToken(ctx.store, request.caller.user.id, name);
-    reply.header('cache-control', 'no-store');
-    return accountPage(request, reply, { name, token });
+    if (!csrfOk(request, request.body?._csrf)) return expired(request, reply);
+    const { name, token } = await createToken(ctx.store, request.caller.user.id, request.body?.name ?? 'token');
+    return showOnAccountPage(request, reply, { kind: 'token', name, secret: token });
+  });
+
+  app.post<{ Body: Form }>('/account/invite', async (request, reply) => {
+    if (!requireCaller(request, reply, false)) return reply;
+    if (!csrfOk(request, request.body?._csrf) || !request.caller.user.team_id) return expired(request, reply, ', or you have no team');
+    const code = await newInviteCode(ctx.store, request.caller.user.team_id);
+    return showOnAccountPage(request, reply, { kind: 'invite', team: request.caller.user.team_name ?? '', secret: code });
   });
 
   app.post<{ Params: { id: string }; Body: Form }>('/account/tokens/:id/revoke', async (request, reply) => {
     if (!requireCaller(request, reply, false)) return reply;
-    if (!csrfOk(request, request.body?._csrf)) return page(reply, request, 'Forbidden', html`<p class="problems">The form expired (CSRF check failed).</p>`, 403);
+    if (!csrfOk(request, request.body?._csrf)) return expired(request, reply);
     await revokeToken(ctx.store, request.caller.user.id, request.params.id);
     return reply.redirect('/account', 303);
   });

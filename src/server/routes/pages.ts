@@ -35,6 +35,16 @@ const CARD_FIELDS: { name: string; label: string; type: string; attrs: Record<st
   { name: 'date', label: 'Release date (YYYY-MM-DD)', type: 'text', attrs: { pattern: '\\d{4}-\\d{2}-\\d{2}', placeholder: 'YYYY-MM-DD', maxlength: '10', inputmode: 'numeric', title: 'a date written YYYY-MM-DD, e.g. 2025-06-01' } },
 ];
 
+/**
+ * Open weights as three choices: yes, no, or not said — the default, shown as "—" on the board (a box left
+ * unticked could not tell "no" from "did not say").
+ */
+function openWeightsChoice(value: string | undefined): Html {
+  const chosen = value === 'true' || value === 'on' ? 'true' : value === 'false' ? 'false' : '';
+  const choice = (v: string, label: string) => html`<label><input${attributes({ type: 'radio', name: 'openWeights', value: v, checked: chosen === v })}> ${label}</label>`;
+  return html`<fieldset id="open-weights"><legend>Open weights</legend>${choice('true', 'yes: the weights are public')}${choice('false', 'no')}${choice('', 'not said (shown as “—”)')}</fieldset>`;
+}
+
 /** What went wrong with an upload, in words, for the top of the form; `fields` are errors by field name. */
 interface FormErrors {
   message: Html | null;
@@ -52,7 +62,7 @@ function submitForm(slug: string, csrf: string, errors: FormErrors, values: Reco
 <label>Predictions file (ReXrank JSON, JSONL or CSV; letters or raw model output) <input type="file" name="file" required accept=".json,.jsonl,.csv,application/json,text/csv"></label>
 ${errors.fileName ? html`<p class="help" id="file-again">You had chosen <strong>${errors.fileName}</strong>; browsers do not keep a chosen file after the page reloads, so choose it again.</p>` : ''}
 ${CARD_FIELDS.map((f) => html`<label>${f.label} <input${attributes({ type: f.type, name: f.name, value: values[f.name] ?? '', ...f.attrs, ...described(f.name) })}>${errorOf(f.name)}</label>`)}
-<label><input${attributes({ type: 'checkbox', name: 'openWeights', checked: values.openWeights === 'on' })}> Open weights</label>
+${openWeightsChoice(values.openWeights)}
 <label>Prompt used <textarea${attributes({ name: 'prompt', maxlength: '4000', ...described('prompt') })}>${values.prompt ?? ''}</textarea>${errorOf('prompt')}</label>
 <label>Notes <textarea${attributes({ name: 'notes', maxlength: '2000', ...described('notes') })}>${values.notes ?? ''}</textarea>${errorOf('notes')}</label>
 <button type="submit">Submit</button></form>`;

@@ -4,7 +4,8 @@ import { inPaperOrder, TASK_NAMES } from '../../core/question.js';
 import { NO_SPREAD_NOTE, NO_SPREAD_OVERALL_NOTE, type IntervalMethod } from '../../score/intervals.js';
 import { cellInterval, overallInterval, type CellResult } from '../../score/results.js';
 import type { Benchmark } from '../../store/benchmarks.js';
-import { html, plural, safeLink, type Html } from './html.js';
+import { html, plural, type Html } from './html.js';
+import { fact, modelCardFacts, openWeightsText } from './model-facts.js';
 import { pct } from './layout.js';
 
 export const TASK_SHORT: Record<string, string> = {
@@ -79,8 +80,7 @@ function sortHeader(slug: string, key: SortKey, label: string, current: { key: S
 
 /** What a row says about open weights: a baseline is not a model and claims nothing. */
 function openWeights(row: LeaderboardRow): string {
-  if (row.kind === 'baseline') return '—';
-  return row.model.openWeights ? 'yes' : 'no';
+  return row.kind === 'baseline' ? '—' : openWeightsText(row.model.openWeights);
 }
 
 export function leaderboardPage(benchmark: Benchmark, rows: LeaderboardRow[], sort: { key: SortKey; direction: SortDirection }): Html {
@@ -124,11 +124,6 @@ ${categories.map((c) => html`<tr><th scope="row">${c}</th>${verified.map((r) => 
 </tbody></table></div>`}`;
 }
 
-/** A definition list row, with "—" for what was not given. */
-function fact(term: string, value: Html | string | number | null | undefined): Html {
-  return html`<dt>${term}</dt><dd>${value === null || value === undefined || value === '' ? '—' : value}</dd>`;
-}
-
 export function entryPage(entry: { slug: string; title: string; version: string; team: string | null; submittedAt: string }, row: LeaderboardRow, total: number): Html {
   const m = row.model;
   const baseline = row.kind === 'baseline';
@@ -139,10 +134,7 @@ ${fact('Overall (ReXrank), 95% study bootstrap', row.metrics ? interval(overallI
 ${fact('Micro accuracy, 95% study bootstrap', row.metrics ? interval(shown(row.metrics.overall)) : null)}
 ${fact('Unparseable', `${row.unparseable}${row.n ? ` of ${row.n}` : ''}`)}
 ${row.metrics ? fact('Answers read', `${row.metrics.overall.readByRule ?? row.metrics.overall.correct + row.metrics.overall.wrong} by the rules (${row.metrics.settings.extractor}), ${row.metrics.overall.readByJudge ?? 0} by a judge (none: the board reads by rules only), ${row.unparseable} unparseable`) : ''}
-${baseline ? fact('What it is', 'a baseline shipped with cxrbench, not a model: it is shown to set the floor, and claims no weights, size or release') : html`${fact('Team', entry.team)}${fact('Organisation', m.organisation)}
-${fact('Model URL', m.url ? safeLink(m.url, m.url) : null)}${fact('Paper', m.paper ? safeLink(m.paper, m.paper) : null)}
-${fact('Open weights', m.openWeights ? 'yes' : 'no')}${fact('Parameters', m.parametersBillion !== undefined ? `${m.parametersBillion} billion` : null)}
-${fact('Release date', m.date)}`}
+${baseline ? fact('What it is', 'a baseline shipped with cxrbench, not a model: it is shown to set the floor, and claims no weights, size or release') : html`${fact('Team', entry.team)}${modelCardFacts(m)}`}
 ${fact('Submitted', `${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC`)}</dl>
 ${row.metrics ? html`<h2>Per task</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Task</th><th scope="col" class="num">n</th><th scope="col" class="num">Accuracy (95% Wilson)</th><th scope="col" class="num">95% study bootstrap</th><th scope="col" class="num">Unparseable</th></tr></thead><tbody>
 ${inPaperOrder(Object.keys(row.metrics.byTask)).map((t) => [t, row.metrics!.byTask[t]!] as const).map(([t, c]) => html`<tr><th scope="row">${t}</th><td class="num">${c.n}</td><td class="num">${interval(c.accuracy)}</td><td class="num">${interval(cellInterval(c))}</td><td class="num">${c.unparseable}</td></tr>`)}</tbody></table></div><p class="help">${NO_SPREAD_NOTE}.</p>` : ''}

@@ -4,6 +4,7 @@ import { RRG_NOT_RANKED, RRG_RANKING_METRIC, rrgRankingKey } from '../../board/r
 import type { MetricSummary } from '../../rrg/score-reports.js';
 import type { Benchmark } from '../../store/benchmarks.js';
 import { html, type Html } from './html.js';
+import { modelCardFacts } from './model-facts.js';
 
 /** A published row imported as "reported, not verified here": ReXrank's columns as printed. */
 export interface ReportedRrgColumns {
@@ -106,7 +107,7 @@ export function rrgEntryPage(entry: { slug: string; title: string; version: stri
   const p = reportedOf(row);
   return html`<h1>${row.model.name}${badge(row)}</h1>
 <dl class="card"><dt>Benchmark</dt><dd><a href="/b/${entry.slug}">${entry.title}</a> (version ${entry.version})</dd><dt>Rank</dt><dd>${row.rank !== null ? `${row.rank} of ${total} by ${RRG_RANKING_METRIC}` : row.unranked ? `not ranked: ${row.unranked}` : '—'}</dd>
-<dt>Team</dt><dd>${entry.team ?? row.model.organisation ?? '—'}</dd><dt>Submitted</dt><dd>${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC</dd></dl>
+<dt>Team</dt><dd>${entry.team ?? row.model.organisation ?? '—'}</dd>${row.kind === 'participant' ? modelCardFacts(row.model) : ''}<dt>Submitted</dt><dd>${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC</dd></dl>
 ${m ? html`<h2>Metrics</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Metric</th><th scope="col" class="num">Mean</th><th scope="col" class="num">95% bootstrap</th><th scope="col" class="num">Studies</th></tr></thead><tbody>
 ${Object.entries(m.metrics).map(([name, s]) => html`<tr><th scope="row">${name}</th><td class="num">${s!.mean.toFixed(4)}</td><td class="num">${s!.lo.toFixed(4)}–${s!.hi.toFixed(4)}</td><td class="num">${s!.n}</td></tr>`)}</tbody></table></div>
 ${Object.keys(m.not_computed).length ? html`<ul class="help">${Object.entries(m.not_computed).map(([name, why]) => html`<li>${name}: ${why}</li>`)}</ul>` : ''}
