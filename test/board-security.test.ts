@@ -88,6 +88,9 @@ test('security: admin actions are audited; participants cannot reach admin pages
     assert.equal((await board.app.inject({ method: 'POST', url: '/admin/benchmarks/demo/close', headers: { cookie: session.cookie }, payload: { _csrf: session.csrf } })).statusCode, 403);
     await board.store.db.updateTable('users').set({ is_admin: 1 }).execute();
     assert.equal((await board.app.inject({ method: 'POST', url: '/admin/benchmarks/demo/close', headers: { cookie: session.cookie }, payload: { _csrf: session.csrf } })).statusCode, 303);
+    // A benchmark that is not there: 404 naming it, not 500 (the fuzzer found it).
+    const missing = await board.app.inject({ method: 'POST', url: '/admin/benchmarks/no-such-board/close', headers: { cookie: session.cookie, accept: 'application/json' }, payload: { _csrf: session.csrf } });
+    assert.deepEqual([missing.statusCode, missing.json()], [404, { error: 'not-found', message: 'no benchmark "no-such-board"' }]);
     const log = await board.store.db.selectFrom('audit_log').select(['actor', 'action']).orderBy('at').execute();
     assert.deepEqual(log.map((l) => [l.actor, l.action]), [['test', 'benchmark.load'], ['p@lab.org', 'benchmark.close']]);
     const page = await board.app.inject({ url: '/admin', headers: { cookie: session.cookie } });

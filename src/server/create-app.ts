@@ -25,11 +25,15 @@ import { registerStudyReader } from './routes/study-reader.js';
 import { registerViewerAssets } from './viewer/bundle.js';
 import { PixelCache } from './viewer/pixel-cache.js';
 import { registerReview } from './routes/review.js';
+import { CxrError, type CxrErrorCode } from '../core/errors.js';
 import { registerRequestGuard } from './request-guard.js';
 import { formatBytes } from './upload.js';
 import { html } from './views/html.js';
 import { layout } from './views/layout.js';
 
+
+/** The HTTP status of a user-facing refusal that reached the error handler. */
+const STATUS_OF_REFUSAL: Partial<Record<CxrErrorCode, number>> = { 'not-found': 404, conflict: 409, 'db-unreachable': 503, 'db-unmigrated': 503, 'db-migration': 503 };
 /** A route as registered: its method and URL pattern (`/b/:slug`). */
 export interface RouteSummary {
   method: string;
@@ -94,7 +98,10 @@ export function createApp(deps: { store: Store; queue: JobQueue; changes?: Chang
   const settings: BoardOptions = { ...DEFAULT_BOARD_OPTIONS, ...options };
   /** Answers a failed request: a page or JSON, the client's mistakes (4xx) said plainly, anything else a 500 with its request id. */
   const answerError = (error: Error & { statusCode?: number; code?: string }, request: FastifyRequest, reply: FastifyReply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    // A CxrError is a refusal meant for the user (its message is safe to show): a route that lets one escape still
+    // answers with what it means — no such thing, a conflict, the database away — never a 500.
+    const status = error instanceof CxrError ? STATUS_OF_REFUSAL[error.code] ?? 400
+      : error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'request failed');
     else request.log.warn({ code: error.code, status }, error.message);
     const message =
@@ -106,7 +113,7 @@ export function createApp(deps: { store: Store; queue: JobQueue; changes?: Chang
       : error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid percent-encoding (a % must start a UTF-8 byte such as %C3%A9)'
       : error.message;
     if (wantsHtml(request)) return void reply.code(status).type('text/html; charset=utf-8').send(errorPage(request, status, message));
-    void reply.code(status).send({ error: status === 500 ? 'internal' : 'bad-request', message });
+    void reply.code(status).send({ error: status === 500 ? 'internal' : error instanceof CxrError ? error.code : 'bad-request', message });
   };
   const app = Fastify({
     logger: {
