@@ -21,7 +21,9 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // question generation (docs/generation.md): report corpora in, PHI screened, questions checked, official layout out
   phi: ['core'],
   corpus: ['core', 'dataset'],
-  generate: ['core', 'dataset', 'corpus', 'phi', 'models', 'runner'],
+  // the shortcut audit (docs/generation.md): blind guessers over any question set's wording, scored with intervals
+  shortcuts: ['core', 'dataset', 'models', 'score'],
+  generate: ['core', 'dataset', 'corpus', 'phi', 'models', 'runner', 'shortcuts'],
   // reader studies and expert review (docs/board.md): people read and rate questions over the store
   study: ['core', 'dataset', 'extract', 'score', 'store', 'board'],
   review: ['core', 'dataset', 'score', 'store', 'study'],
@@ -30,7 +32,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   rrg: ['core', 'score', 'models', 'runner'],
   // DICOM → PNG (docs/images.md): decode, modality/VOI transforms, resize, manifest
   images: ['core'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'phi', 'study', 'review', 'rrg', 'images'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'shortcuts', 'phi', 'study', 'review', 'rrg', 'images'],
   server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board', 'study', 'review', 'rrg'],
   // the library entry point exports the core library, never the shells
   'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],
