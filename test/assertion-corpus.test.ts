@@ -15,7 +15,7 @@ interface Item { id: string; style: string; sentence: string; findings: Gold[] }
 
 function measure(file: string) {
   const items = readFileSync(new URL(`./fixtures/assertion-corpus/${file}.jsonl`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Item);
-  let gold = 0, found = 0, predicted = 0, extra = 0, status = 0, side = 0;
+  let gold = 0, found = 0, predicted = 0, extra = 0, status = 0, side = 0, sided = 0, sidedRight = 0;
   for (const item of items) {
     const read = assertFindings(item.sentence);
     predicted += read.length;
@@ -28,21 +28,29 @@ function measure(file: string) {
       found++;
       if (match.status === g.status) status++;
       if (match.side === g.side) side++;
+      if (match.side !== null) {
+        sided++;
+        if (match.side === g.side) sidedRight++;
+      }
     }
   }
-  const result = { items: items.length, recall: found / gold, precision: (predicted - extra) / predicted, status: status / found, side: side / found };
-  process.stdout.write(`# assertion corpus ${file}: ${items.length} sentences, ${gold} findings — recall ${(100 * result.recall).toFixed(1)}%, precision ${(100 * result.precision).toFixed(1)}%, status ${(100 * result.status).toFixed(1)}%, side ${(100 * result.side).toFixed(1)}%\n`);
+  const result = { items: items.length, recall: found / gold, precision: (predicted - extra) / predicted, status: status / found, side: side / found, sidePrecision: sidedRight / sided };
+  process.stdout.write(`# assertion corpus ${file}: ${items.length} sentences, ${gold} findings — recall ${(100 * result.recall).toFixed(1)}%, precision ${(100 * result.precision).toFixed(1)}%, status ${(100 * result.status).toFixed(1)}%, side ${(100 * result.side).toFixed(1)}% (where a side is given: ${(100 * result.sidePrecision).toFixed(1)}%)\n`);
   return result;
 }
 
-const FLOORS: Record<string, { recall: number; precision: number; status: number; side: number }> = {
-  dev: { recall: 0.96, precision: 0.97, status: 0.95, side: 0.95 },
-  heldout: { recall: 0.92, precision: 0.97, status: 0.9, side: 0.93 },
+// Issue #23 binds a side only through a finding's own phrase (its modifiers, a place phrase after it) and abstains
+// where the old rules took the nearest side in the clause — "left effusion and atelectasis" gives the atelectasis
+// none — so agreement counting an abstention as wrong fell (95.8 → 92.8% dev, 94.7 → 90.9% held-out) while a side
+// given is right more often (95.0 → 97.2% dev, 94.8 → 98.0% held-out); both are held.
+const FLOORS: Record<string, { recall: number; precision: number; status: number; side: number; sidePrecision: number }> = {
+  dev: { recall: 0.96, precision: 0.97, status: 0.95, side: 0.92, sidePrecision: 0.97 },
+  heldout: { recall: 0.92, precision: 0.97, status: 0.9, side: 0.9, sidePrecision: 0.96 },
 };
 
 for (const [file, floor] of Object.entries(FLOORS)) {
   test(`assertion corpus (${file}): findings found, their status (present / absent / uncertain) and side agree with the labels`, () => {
     const r = measure(file);
-    for (const key of ['recall', 'precision', 'status', 'side'] as const) assert.ok(r[key] >= floor[key], `${key} ${(100 * r[key]).toFixed(1)}% < ${100 * floor[key]}%`);
+    for (const key of ['recall', 'precision', 'status', 'side', 'sidePrecision'] as const) assert.ok(r[key] >= floor[key], `${key} ${(100 * r[key]).toFixed(1)}% < ${100 * floor[key]}%`);
   });
 }

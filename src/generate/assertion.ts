@@ -1,4 +1,4 @@
-import { LEXICON } from './lexicon.js';
+import { LEXICON, findingEntry } from './lexicon.js';
 import { words, type Word } from './words.js';
 
 /** What a report sentence says about a finding. */
@@ -47,11 +47,22 @@ function phrasesAt(word: string): Phrase[] {
 const seq = (...texts: string[]) => texts.map(tokenize);
 /** NegEx-style triggers (Chapman et al. 2001, and its radiology extensions), as word sequences. */
 const PSEUDO = seq('no change', 'no significant change', 'no interval change', 'no substantial change', 'not only', 'no increase', 'no decrease', 'without change', 'without interval change', 'no significant interval change', 'not significantly changed', 'no appreciable change', 'near complete resolution', 'near-complete resolution', 'partial resolution', 'incomplete resolution', 'largely resolved', 'partially resolved', 'document resolution', 'not seen below', 'not visualized below', 'not clearly seen below', 'gram negative', 'not well seen');
-const PRE_NEGATION = seq('no evidence of', 'no evidence for', 'no signs of', 'no sign of', 'no new', 'no', 'not', 'without', 'negative for', 'free of', 'clear of', 'absence of', 'absent', 'resolved', 'resolution of', 'interval resolution of', 'removal of', 'removed', 'no longer', 'rather than', 'ruled out', 'neither', 'nor', 'interval removal of', 'no residual', 'nothing to suggest', 'mimicking', 'mimics', 'simulating', 're-expansion of', 'reexpansion of', 'interval re-expansion of', 'extubated', 'extubation', 'unlikely');
-// Strong hedges (likely, probable, consistent with) read as present, as radiologists and the CheXpert labeller read them.
-const PRE_UNCERTAIN = seq('cannot exclude', 'can not exclude', 'cannot rule out', 'can not rule out', 'not excluded', 'possible', 'possibly', 'may', 'might', 'could', 'questionable', 'question of', 'suspicious for', 'suspicious', 'concerning for', 'concern for', 'versus', 'vs', 'evaluate for', 'evaluation for', 'assess for', 'assessment for', 'rule out', 'r / o', 'equivocal', 'suspected', 'suspect', 'differential', 'borderline', 'cannot be excluded', '?', 'query', 'to exclude', 'exclude', 'difficult to exclude', 'differential considerations', 'consideration');
-const POST_NEGATION = seq('is not seen', 'are not seen', 'not seen', 'not identified', 'is not identified', 'are not identified', 'not visualized', 'not present', 'is absent', 'are absent', 'absent', 'has resolved', 'have resolved', 'resolved', 'no longer seen', 'no longer visualized', 'no longer present', 'no longer evident', 'has been removed', 'have been removed', 'removed', 'is excluded', 'has cleared', 'have cleared', 'not demonstrated', 'is not demonstrated', 'not evident', 'is not evident', 'ruled out', 'was ruled out', 'unlikely', 'is unlikely', 'considered unlikely', 'explanted', 'has been explanted', 'out', 'withdrawn', 'has been withdrawn', 'excluded', 'has been excluded', 'have been excluded', 'are excluded');
-const POST_UNCERTAIN = seq('cannot be excluded', 'can not be excluded', 'cannot be ruled out', 'not excluded', 'not ruled out', 'is possible', 'is suspected', 'is questioned', 'questioned', 'versus', 'vs', 'is not excluded', 'possibly', 'may', 'may be', 'might', 'could', 'is a consideration', 'is difficult to exclude', 'difficult to exclude', '?', 'is not clearly seen', 'not clearly seen', 'cannot be entirely excluded', 'cannot entirely be excluded', 'not entirely excluded', 'cannot be completely excluded', 'is doubtful', 'doubtful', 'not favored', 'is not favored', 'not favoured', 'is not favoured');
+const PRE_NEGATION = seq('no evidence of', 'no evidence for', 'no signs of', 'no sign of', 'no new', 'no', 'not', 'without', 'negative for', 'free of', 'clear of', 'absence of', 'absent', 'resolved', 'resolution of', 'interval resolution of', 'removal of', 'removed', 'no longer', 'rather than', 'ruled out', 'neither', 'nor', 'interval removal of', 'no residual', 'nothing to suggest', 'mimicking', 'mimics', 'simulating', 're-expansion of', 'reexpansion of', 'interval re-expansion of', 'extubated', 'extubation');
+// Issue #23: every hedge makes a finding uncertain — "likely", "probable", "suggestive of", "thought to be" too — so a
+// question never keys a finding the report only suspects. "Consistent with", "compatible with" and "in keeping with"
+// still assert (the report commits to the reading); "unlikely" leaves the finding open, it does not rule it out.
+const PRE_UNCERTAIN = seq('likely', 'most likely', 'more likely', 'less likely', 'probable', 'probably', 'prob', 'presumably', 'presumed', 'suggestive of', 'suggests', 'suggesting', 'favor', 'favour', 'favored', 'favoured', 'favoring', 'favouring', 'thought to be', 'thought to represent', 'felt to be', 'felt to represent', 'may represent', 'unlikely', 'either', 'and / or', 'cannot exclude', 'can not exclude', 'cannot rule out', 'can not rule out', 'not excluded', 'possible', 'possibly', 'may', 'might', 'could', 'questionable', 'question of', 'suspicious for', 'suspicious', 'concerning for', 'concern for', 'versus', 'vs', 'evaluate for', 'evaluation for', 'assess for', 'assessment for', 'rule out', 'r / o', 'equivocal', 'suspected', 'suspect', 'differential', 'borderline', 'cannot be excluded', '?', 'query', 'to exclude', 'exclude', 'difficult to exclude', 'differential considerations', 'consideration');
+const POST_NEGATION = seq('is not seen', 'are not seen', 'not seen', 'not identified', 'is not identified', 'are not identified', 'not visualized', 'not present', 'is absent', 'are absent', 'absent', 'has resolved', 'have resolved', 'resolved', 'no longer seen', 'no longer visualized', 'no longer present', 'no longer evident', 'has been removed', 'have been removed', 'removed', 'is excluded', 'has cleared', 'have cleared', 'not demonstrated', 'is not demonstrated', 'not evident', 'is not evident', 'ruled out', 'was ruled out', 'explanted', 'has re-expanded', 're-expanded', 'has reexpanded', 'reexpanded', 'has been re-expanded', 'has been explanted', 'out', 'withdrawn', 'has been withdrawn', 'excluded', 'has been excluded', 'have been excluded', 'are excluded');
+const POST_UNCERTAIN = seq('unlikely', 'is unlikely', 'considered unlikely', 'is considered unlikely', 'is likely', 'is probable', 'of doubtful significance', 'of uncertain significance', 'is a possibility', 'remains a possibility', 'a possibility', 'also possible', 'is also possible', 'is favored', 'is favoured', 'recommended', 'is recommended', 'suggested', 'is suggested', 'advised', 'is advised', 'to be considered', 'should be considered', 'cannot be excluded', 'can not be excluded', 'cannot be ruled out', 'not excluded', 'not ruled out', 'is possible', 'is suspected', 'is questioned', 'questioned', 'versus', 'vs', 'is not excluded', 'possibly', 'may', 'may be', 'might', 'could', 'is a consideration', 'is difficult to exclude', 'difficult to exclude', '?', 'is not clearly seen', 'not clearly seen', 'cannot be entirely excluded', 'cannot entirely be excluded', 'not entirely excluded', 'cannot be completely excluded', 'is doubtful', 'doubtful', 'not favored', 'is not favored', 'not favoured', 'is not favoured');
+/** Words that name what makes an appearance without the finding: technique, position, overlying tissue, look-alikes. */
+const MIMICS = new Set(['rotation', 'rotated', 'projection', 'positioning', 'technique', 'overlying', 'overlapping', 'superimposition', 'superimposed', 'summation', 'breast', 'nipple', 'artefact', 'artifact', 'costochondral', 'end-on', 'vessel', 'vessels', 'clothing', 'jewellery', 'jewelry', 'braid']);
+
+/** The group of a finding (devices are placed, not seen by mistake). */
+const findingGroup = (name: string) => findingEntry(name)?.group;
+
+/** Verbs by which a sentence says what an appearance is ("may represent", "could reflect", "may be a"). */
+const IDENTITY_VERBS = new Set(['represent', 'represents', 'reflect', 'reflects', 'be', 'indicate', 'relate', 'correspond']);
+
 /** Words that end a trigger's scope: a new clause begins. */
 const TERMINATORS = new Set(['but', 'however', 'although', 'though', 'except', 'apart', 'aside', 'other', 'whereas', 'while', 'yet', 'which', 'there', 'otherwise', ';', ':', '.', '(', ')', '-', 'since', 'because', 'given', 'new', 'now', 'persistent', 'stable', 'unchanged', 'remains', 'remain']);
 /** Findings of paired structures: named in the plural without a side, they are on both sides. */
@@ -92,9 +103,20 @@ function phraseFinding(tokens: string[]): string | null {
   return PHRASES.find((p) => p.tokens.length === tokens.length && matchAt(probe, 0, p.tokens, p.wildcard))?.finding ?? null;
 }
 
+/**
+ * Phrases that contain a finding's word but name something else — pads and leads on the skin, a nipple marker —
+ * read past as a whole so "defibrillator pads" is not a defibrillator.
+ */
+const NOT_FINDINGS = seq('defibrillator pad', 'defibrillator pads', 'ecg lead', 'ecg leads', 'ekg lead', 'ekg leads', 'monitoring lead', 'monitoring leads', 'telemetry lead', 'telemetry leads', 'nipple marker', 'nipple markers', 'nipple shadow', 'nipple shadows', 'external pacing pads', 'pacing pads');
+
 function findMentions(ws: Word[]): Span[] {
   const spans: Span[] = [];
   for (let i = 0; i < ws.length; ) {
+    const notFinding = longestAt(ws, i, NOT_FINDINGS);
+    if (notFinding) {
+      i += notFinding.length;
+      continue;
+    }
     const candidates = phrasesAt(ws[i]!.lower);
     const phrase = candidates.find((p) => matchAt(ws, i, p.tokens, p.wildcard));
     if (phrase) {
@@ -176,6 +198,9 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
       if (mentions.some((o) => o.from === j) && !ws.slice(m.to, j).every((x) => LIST_WORDS.has(x.lower))) break;
       // "The tip of the tube is not seen below the diaphragm" is about where the tip is, not whether the tube is.
       if (w === 'tip' || w === 'position') break;
+      // "Opacity may represent pneumonia", "density may be a healing fracture": the modal hedges what the appearance
+      // is, not that it is there.
+      if (['may', 'might', 'could', 'possibly'].includes(w) && IDENTITY_VERBS.has(ws[j + 1]?.lower ?? '')) break;
       const uncertain = longestAt(ws, j, POST_UNCERTAIN);
       const negation = longestAt(ws, j, POST_NEGATION);
       const trigger = uncertain && (!negation || uncertain.length >= negation.length) ? uncertain : negation;
@@ -190,14 +215,30 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
       }
     }
   });
-  // "Opacity at the left base, atelectasis or effusion": findings offered as alternatives are uncertain, each of them.
-  for (let k = 0; k + 1 < mentions.length; k++) {
-    const between = ws.slice(mentions[k]!.to, mentions[k + 1]!.from).map((w) => w.lower);
-    if (between.length === 1 && (between[0] === 'or' || between[0] === 'versus' || between[0] === 'vs') && result[k]!.trigger === null && result[k + 1]!.trigger === null) {
-      result[k] = { status: 'uncertain', trigger: between[0] };
-      result[k + 1] = { status: 'uncertain', trigger: between[0] };
-    }
-  }
+  // "Opacity at the left base, atelectasis or effusion", "pneumonia or aspiration", "elevated hemidiaphragm or a
+  // subpulmonic effusion": a finding offered as one of alternatives — beside another finding or any other word — is
+  // uncertain. Only where no trigger has spoken: in "no effusion or pneumothorax" the "or" lists what is ruled out.
+  const ALTERNATIVE = new Set(['or', 'versus', 'vs']);
+  const FILLER = new Set(['a', 'an', 'the', 'some', 'small', 'large', 'mild', 'early', 'subtle', 'focal', 'left', 'right', 'basal', 'basilar']);
+  mentions.forEach((m, k) => {
+    if (result[k]!.trigger !== null) return;
+    const after = ws[m.to]?.lower;
+    let before = m.from - 1;
+    while (before >= 0 && FILLER.has(ws[before]!.lower) && m.from - before <= 3) before--;
+    const word = after && ALTERNATIVE.has(after) && ws[m.to + 1] && !TERMINATORS.has(ws[m.to + 1]!.lower) ? after : before >= 1 && ALTERNATIVE.has(ws[before]!.lower) ? ws[before]!.lower : null;
+    if (word) result[k] = { status: 'uncertain', trigger: word };
+  });
+  // An appearance put down to technique or a look-alike ("apparent widening is due to rotation", "density from
+  // overlying breast tissue", "a skin fold") is not that finding: no key either way.
+  mentions.forEach((m, k) => {
+    if (result[k]!.status === 'absent' || findingGroup(m.finding) === 'devices') return;
+    const [from, to] = clause(ws, m);
+    const before = ws.slice(from, m.from).map((w) => w.lower);
+    const after = ws.slice(m.to, to).map((w) => w.lower);
+    const mimic = after.find((w, j) => MIMICS.has(w) || (w === 'soft' && after[j + 1] === 'tissue') || (w === 'skin' && after[j + 1] === 'fold') || (w === 'fat' && after[j + 1] === 'pad') || (w === 'bone' && after[j + 1] === 'island'));
+    const apparent = before.find((w) => w === 'apparent' || w === 'apparently' || w === 'pseudo');
+    if (mimic || apparent) result[k] = { status: 'uncertain', trigger: mimic ?? apparent! };
+  });
   return result;
 }
 
@@ -213,54 +254,107 @@ function clause(ws: Word[], m: Span): [number, number] {
 /** Regions that imply a side: there is a lingula only on the left and a middle lobe only on the right. */
 const REGION_SIDE: Record<string, Side> = { lingula: 'left', 'middle lobe': 'right' };
 /** Words that tie a finding to the one before it ("opacity in the lingula, suggestive of pneumonia"): it shares its place. */
-const LINKS = new Set(['consistent', 'suggestive', 'compatible', 'likely', 'possibly', 'probably', 'representing', 'represents', 'represent', 'may', 'versus', 'vs', 'related', 'due', 'reflecting', 'reflect', 'indicating', 'indicate', 'concerning', 'suspicious', 'keeping', 'with']);
+const LINKS = new Set(['consistent', 'suggestive', 'compatible', 'likely', 'possibly', 'probably', 'representing', 'represents', 'represent', 'may', 'versus', 'vs', 'related', 'due', 'reflecting', 'reflect', 'indicating', 'indicate', 'concerning', 'suspicious', 'keeping']);
 
 interface Place { sides: Side[]; region: string | null; placeAmbiguous: boolean }
 
+/** Words that open a place phrase after a finding: "opacity at the left base", "fracture of the left clavicle". */
+const PLACE_PREPOSITIONS = new Set(['at', 'in', 'on', 'of', 'over', 'within', 'along', 'involving', 'affecting', 'throughout', 'projecting', 'projects', 'under', 'beneath', 'below', 'above', 'behind', 'via', 'occupies', 'occupying']);
+/** Words that may stand between a finding and its place phrase: "atelectasis is seen at the left base", "cavitating lesion in". */
+const PLACE_BRIDGE = new Set(['is', 'are', 'was', 'were', 'seen', 'noted', 'present', 'identified', 'demonstrated', 'visible', 'again', 'also', 'lesion', 'lesions', 'change', 'changes', 'disease', 'process', 'area', 'areas', 'much', 'now', 'has', 'appeared', 'developed']);
+/** Words across which a side or region never passes to a finding: another item of a list, or a clause. */
+const BINDING_STOPS = new Set(['and', 'or', 'nor', 'with', 'without', 'plus', 'as', 'than', '/', 'versus', 'vs', 'but', 'w']);
+/** Words a premodifier run never crosses backwards: a preposition or verb starts another phrase ("shifted to the left due to right-sided volume loss"). */
+const PREMODIFIER_STOPS = new Set([...PLACE_PREPOSITIONS, 'to', 'from', 'by', 'due', 'for', 'is', 'are', 'was', 'were', 'has', 'have', 'shows', 'show', 'seen', 'noted', 'towards', 'toward']);
+/** Words that tie a finding to the place of the one before it ("effusion with adjacent atelectasis"). */
+const SAME_PLACE = new Set(['adjacent', 'ipsilateral', 'compressive', 'associated', 'parapneumonic', 'underlying', 'subjacent']);
+/** Lobar regions: a place in the lung, not in the pleural space. */
+const LOBES = new Set(['upper lobe', 'middle lobe', 'lower lobe', 'lingula']);
+
+/** The side and region words of ws[i], if any. */
+function placeWords(ws: Word[], i: number, inside: boolean): { side: Side | null; region: string | null } {
+  const w = ws[i]!.lower;
+  const abbreviation = LOBE_ABBREVIATIONS[w];
+  const letter = (w === 'l' || w === 'r') && !/^\d/.test(ws[i + 1]?.lower ?? '') ? (w === 'l' ? 'left' : 'right') : undefined;
+  const side = SIDE_WORDS[w] ?? abbreviation?.[0] ?? letter ?? null;
+  const next = ws[i + 1]?.lower;
+  const region = abbreviation ? abbreviation[1]
+    : (w === 'upper' || w === 'middle' || w === 'lower' || w === 'mid') && (next === 'lobe' || next === 'lobes' || next === 'zone' || next === 'zones') ? `${w} ${next.startsWith('lobe') ? 'lobe' : 'zone'}`
+    : REGION_WORDS[w] && (!inside || ['hilar', 'mediastinal'].includes(w)) ? REGION_WORDS[w]! : null;
+  return { side, region };
+}
+
+/**
+ * The side and region that belong to one finding (issue #23): only words of its own noun phrase — the modifiers
+ * right before it ("small left basal effusion", "RLL consolidation"), its own words ("elevated right
+ * hemidiaphragm") — and a place phrase after it ("opacity at the left base", "atelectasis is seen at the left
+ * base"). A side never crosses "and", "with" or another finding: in "left pleural effusion and atelectasis" the
+ * atelectasis has no side the text settles, so no location question is asked about it. A finding without sides or
+ * regions gets none.
+ */
 function sideAndRegion(ws: Word[], m: Span, mentions: Span[]): Place {
+  const entry = findingEntry(m.finding);
+  const isOther = (i: number) => mentions.some((o) => o !== m && i >= o.from && i < o.to);
+  const stops = (i: number) => {
+    const w = ws[i]!.lower;
+    return TERMINATORS.has(w) || w === ',' || BINDING_STOPS.has(w) || isOther(i);
+  };
   const sidesSeen = new Set<Side>();
   const regionsSeen = new Set<string>();
-  const [from, to] = clause(ws, m);
   let side: Side | null = null;
   let region: string | null = null;
-  let sideDistance = Infinity;
-  const others = mentions.filter((o) => o !== m);
-  for (let i = from; i < to; i++) {
-    const inside = i >= m.from && i < m.to;
-    // A word that belongs to another finding's own phrase describes that finding, unless it sits before this one.
-    if (others.some((o) => i >= o.from && i < o.to) && i > m.to) continue;
-    const w = ws[i]!.lower;
-    const distance = inside ? 0 : i < m.from ? m.from - i : i - m.to + 1;
-    const abbreviation = LOBE_ABBREVIATIONS[w];
-    const letter = (w === 'l' || w === 'r') && !/^\d/.test(ws[i + 1]?.lower ?? '') ? (w === 'l' ? 'left' : 'right') : undefined;
-    const s = SIDE_WORDS[w] ?? abbreviation?.[0] ?? letter;
-    if (s) sidesSeen.add(s);
-    if (s && distance < sideDistance) {
-      side = s;
-      sideDistance = distance;
+  const take = (i: number, inside: boolean) => {
+    const found = placeWords(ws, i, inside);
+    if (found.side) {
+      sidesSeen.add(found.side);
+      side ??= found.side;
     }
-    if (abbreviation) {
-      region ??= abbreviation[1];
-      regionsSeen.add(abbreviation[1]);
+    if (found.region) {
+      regionsSeen.add(found.region);
+      region ??= found.region;
     }
-    const next = ws[i + 1]?.lower;
-    if ((w === 'upper' || w === 'middle' || w === 'lower' || w === 'mid') && (next === 'lobe' || next === 'lobes' || next === 'zone' || next === 'zones')) {
-      const r = `${w} ${next.startsWith('lobe') ? 'lobe' : 'zone'}`;
-      region ??= r;
-      regionsSeen.add(r);
-    } else if (REGION_WORDS[w] && (!inside || ['hilar', 'mediastinal'].includes(w))) {
-      region ??= REGION_WORDS[w]!;
-      regionsSeen.add(REGION_WORDS[w]!);
+  };
+  // Its own words, then its premodifiers nearest first, then a place phrase after it.
+  for (let i = m.from; i < m.to; i++) take(i, true);
+  let from = m.from;
+  while (from > 0 && m.from - from < 5 && !stops(from - 1) && !PREMODIFIER_STOPS.has(ws[from - 1]!.lower)) take(--from, false);
+  let to = m.to;
+  while (to < ws.length && to - m.to < 3 && PLACE_BRIDGE.has(ws[to]!.lower)) to++;
+  if (to < ws.length && PLACE_PREPOSITIONS.has(ws[to]!.lower)) {
+    to++;
+    while (to < ws.length && to - m.to < 9 && !stops(to)) take(to++, false);
+    // "Nodules in the left upper zone and right lower zone": a second place joined on — two answers, so none.
+    if (to < ws.length && BINDING_STOPS.has(ws[to]!.lower)) {
+      for (let j = to + 1; j < ws.length && j < to + 6 && !TERMINATORS.has(ws[j]!.lower) && ws[j]!.lower !== ',' && !mentions.some((o) => o.from === j); j++) {
+        const more = placeWords(ws, j, false);
+        if (more.side) sidesSeen.add(more.side);
+        if (more.region) regionsSeen.add(more.region);
+      }
     }
-  }
-  const clauseWords = ws.slice(from, to).map((w) => w.lower);
+  } else to = m.to;
+  const [clauseFrom, clauseTo] = clause(ws, m);
+  // "Moderate left effusion with adjacent atelectasis": the tie word gives the place of the finding before.
+  const previous = [...mentions].reverse().find((o) => o.to <= m.from && o.from >= clauseFrom);
+  const tiedBefore = previous !== undefined && side === null && ws.slice(previous.to, m.from).some((w) => SAME_PLACE.has(w.lower) || (w.lower === 'same' && ws[m.to]?.lower === 'side'));
+  const clauseSides = new Set(ws.slice(clauseFrom, clauseTo).map((w, k) => placeWords(ws, clauseFrom + k, false).side).filter((x): x is Side => x !== null));
+  const before = ws.slice(clauseFrom, m.from).map((w) => w.lower);
+  const bothBefore = before.includes('left') && before.includes('right') && before.includes('and') && !mentions.some((o) => o !== m && o.from >= clauseFrom && o.to <= m.from);
+  const clauseWords = ws.slice(clauseFrom, clauseTo).map((w) => w.lower);
+  let place: Place;
   // "R > L effusions", "right greater than left": both sides, the first worse.
-  if (sidesSeen.has('left') && sidesSeen.has('right') && (clauseWords.includes('>') || clauseWords.includes('greater') || clauseWords.includes('worse'))) return { sides: ['bilateral'], region, placeAmbiguous: true };
+  if (clauseSides.has('left') && clauseSides.has('right') && (clauseWords.includes('>') || clauseWords.includes('greater') || clauseWords.includes('worse')) && (sidesSeen.size > 0 || clauseWords.includes('>'))) place = { sides: ['bilateral'], region, placeAmbiguous: true };
   // "small left and trace right pleural effusions": one mention per side, when both sides come before the finding joined by "and".
-  const before = ws.slice(from, m.from).map((w) => w.lower);
-  if (before.includes('left') && before.includes('right') && before.includes('and')) return { sides: ['left', 'right'], region, placeAmbiguous: true };
-  if (side === null && region !== null && REGION_SIDE[region]) side = REGION_SIDE[region]!;
-  return { sides: side === null ? [] : [side], region, placeAmbiguous: sidesSeen.size > 1 || regionsSeen.size > 1 };
+  else if (bothBefore) place = { sides: ['left', 'right'], region, placeAmbiguous: true };
+  else if (tiedBefore) return { ...sideAndRegion(ws, previous, mentions), placeAmbiguous: true, ...(entry?.lateral ? {} : { sides: [], region: null }) };
+  else {
+    if (side === null && region !== null && REGION_SIDE[region]) side = REGION_SIDE[region]!;
+    place = { sides: side === null ? [] : [side], region, placeAmbiguous: sidesSeen.size > 1 || regionsSeen.size > 1 };
+  }
+  // What the finding can have: no side or region for a midline or whole-chest finding, no lobe for the pleura, no
+  // lung region for a device or a bone.
+  if (!entry?.lateral) return { sides: [], region: null, placeAmbiguous: place.placeAmbiguous };
+  if (place.region !== null && ((entry.group === 'pleura' && LOBES.has(place.region)) || entry.group === 'devices' || entry.group === 'bones')) place.region = null;
+  return place;
 }
 
 /** Statements about a structure ("the hila are enlarged", "the aorta is calcified, but not tortuous"). */

@@ -28,7 +28,7 @@ const SEVERITY_SCALE = ['Mild', 'Moderate', 'Severe', 'Borderline'];
 const SIZE_WORDS: Record<string, [string, string[]]> = { small: ['Small', SIZE_SCALE], tiny: ['Small', SIZE_SCALE], trace: ['Small', SIZE_SCALE], moderate: ['Moderate', SIZE_SCALE], large: ['Large', SIZE_SCALE], massive: ['Very large (massive)', SIZE_SCALE], mild: ['Mild', SEVERITY_SCALE], severe: ['Severe', SEVERITY_SCALE], marked: ['Severe', SEVERITY_SCALE], borderline: ['Borderline', SEVERITY_SCALE] };
 
 /** The one size or severity word right before a finding's phrase ("small left pleural effusion"), if exactly one. */
-function gradeOf(sentence: string, phrase: string): { value: string; scale: string[] } | null {
+export function gradeOf(sentence: string, phrase: string): { value: string; scale: string[] } | null {
   const at = sentence.toLowerCase().indexOf(phrase.toLowerCase());
   if (at < 0) return null;
   const before = sentence.slice(Math.max(0, at - 40), at).toLowerCase().split(/[^a-z]+/).filter(Boolean).slice(-3);
