@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { corpusFindingName } from './helpers/corpus-names.js';
 import { assertFindings } from '../src/generate/assertion.js';
 
 interface Gold { finding: string; status: string; side: string | null }
@@ -17,7 +18,7 @@ function measure(file: string) {
   const items = readFileSync(new URL(`./fixtures/assertion-corpus/${file}.jsonl`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Item);
   let gold = 0, found = 0, predicted = 0, extra = 0, status = 0, side = 0, sided = 0, sidedRight = 0;
   for (const item of items) {
-    const read = assertFindings(item.sentence);
+    const read = assertFindings(item.sentence).map((r) => ({ ...r, finding: corpusFindingName(r.finding) }));
     predicted += read.length;
     extra += read.filter((r) => !item.findings.some((g) => g.finding === r.finding)).length;
     for (const g of item.findings) {

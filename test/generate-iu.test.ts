@@ -25,10 +25,13 @@ test('IU X-ray reports → corpus → offline question set that validates with 0
   assert.equal(jsonl<{ reason: string }>(join(dir, 'iu.rejected.jsonl')).length, Number(match[2]));
 
   const out = join(dir, 'set');
+  // By default generate keeps no set a blind guesser passes: questions guessers answer go until none is over 35%.
   const generated = await runCli(['generate', corpus, '--out', out]);
   assert.equal(generated.code, 0, generated.stderr);
   assert.match(generated.stdout, /template-based, offline/);
-  const card = JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as { reports: { imported: number }; table1: Record<string, Record<string, number>>; validators: { validator: string; checked: number }[]; review: { count: number } };
+  type Audit = { questions: number; guessers: { guesser: string; splits: Record<string, { all: { correct: number; n: number } }> }[] };
+  type Card = { reports: { imported: number }; table1: Record<string, Record<string, number>>; validators: { validator: string; checked: number; passed: number }[]; review: { count: number }; shortcuts: Audit & { limit: { share: number; removed: number; over: unknown[] } } };
+  const card = JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as Card;
   assert.equal(card.reports.imported, Number(match[1]));
   const accounts = jsonl<{ kept: number; reason: string | null }>(join(out, 'reports.jsonl'));
   assert.equal(accounts.length, Number(match[1]), 'every imported report is accounted for');
@@ -36,46 +39,43 @@ test('IU X-ray reports → corpus → offline question set that validates with 0
   for (const task of ['Presence Assessment', 'Negation Assessment', 'Location and Distribution Assessment']) {
     assert.ok(['train', 'valid', 'test'].reduce((n, s) => n + card.table1[s]![task]!, 0) > 20, `${task} questions`);
   }
-  assert.deepEqual(card.validators.map((v) => v.validator), ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi', 'diversity']);
+  assert.deepEqual(card.validators.map((v) => v.validator), ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi', 'diversity', 'shortcuts']);
   assert.ok(card.review.count > 0 && existsSync(join(out, 'review-sample.jsonl')));
+  assert.deepEqual([card.shortcuts.limit.share, card.shortcuts.limit.over], [0.35, []]);
+  for (const g of card.shortcuts.guessers) for (const [split, c] of Object.entries(g.splits)) assert.ok(c.all.correct / c.all.n <= 0.35, `${g.guesser} on ${split}`);
 
-  // The check layer on its own output agrees with what generate kept: every question passes every validator.
-  const checked = await runCli(['check', out]);
+  // The check layer on its own output agrees with what generate kept: every question passes every validator, and
+  // check --shortcuts measures what generate measured before writing.
+  const auditFile = join(dir, 'audit.json');
+  const checked = await runCli(['check', out, '--shortcuts', '--max-blind-accuracy', '0.35', '--shortcuts-out', auditFile]);
   assert.equal(checked.code, 0, checked.stdout);
   assert.match(checked.stdout, / 0 fail at least one validator/);
-  // The shortcut audit: check --shortcuts on the written set measures what generate measured before writing.
-  const auditFile = join(dir, 'audit.json');
-  const audited = await runCli(['check', out, '--shortcuts', '--shortcuts-out', auditFile]);
-  assert.equal(audited.code, 0, audited.stdout);
-  type Audit = { questions: number; guessers: { guesser: string; splits: Record<string, { all: { correct: number; n: number } }> }[] };
-  const cardAudit = (JSON.parse(readFileSync(join(out, 'dataset-card.json'), 'utf8')) as { shortcuts: Audit & { limit: null } }).shortcuts;
+  assert.match(checked.stdout, /Every guesser is at or under 35\.0% on every split\./);
   const figures = (a: Audit) => a.guessers.map((g) => [g.guesser, Object.fromEntries(Object.entries(g.splits).map(([s, c]) => [s, [c.all.correct, c.all.n]]))]);
-  assert.deepEqual(figures(JSON.parse(readFileSync(auditFile, 'utf8')) as Audit), figures(cardAudit));
-  assert.equal(cardAudit.limit, null);
+  assert.deepEqual(figures(JSON.parse(readFileSync(auditFile, 'utf8')) as Audit), figures(card.shortcuts));
   assert.match(readFileSync(join(out, 'dataset-card.md'), 'utf8'), /## Blind guessers \(shortcut audit\)\n[^]*\| text-only \|/);
-  // A limit it is over: check says so (exit 1) and does not touch the set; generate with it removes just those.
-  const over = await runCli(['check', out, '--shortcuts', '--max-blind-accuracy', '0.35']);
-  const overGuessers = cardAudit.guessers.filter((g) => Object.values(g.splits).some((c) => c.all.correct / c.all.n > 0.35));
-  assert.equal(over.code, overGuessers.length > 0 ? 1 : 0, over.stdout);
+
+  // --max-blind-accuracy 1 only measures: every question kept. The same limit on that set is exit 1 from check,
+  // which does not touch it; what generate removed, with its reasons, accounts for the difference.
+  const measured = join(dir, 'measured');
+  assert.equal((await runCli(['generate', corpus, '--out', measured, '--max-blind-accuracy', '1'])).code, 0);
+  const measuredCard = JSON.parse(readFileSync(join(measured, 'dataset-card.json'), 'utf8')) as Card;
+  assert.deepEqual([measuredCard.shortcuts.limit.share, measuredCard.shortcuts.limit.removed], [1, 0]);
+  const over = await runCli(['check', measured, '--shortcuts', '--max-blind-accuracy', '0.35']);
+  const overGuessers = measuredCard.shortcuts.guessers.filter((g) => Object.values(g.splits).some((c) => c.all.correct / c.all.n > 0.35));
+  assert.ok(overGuessers.length > 0, 'the IU reports give a set a guesser passes without the limit');
+  assert.equal(over.code, 1, over.stdout);
   for (const g of overGuessers) assert.match(over.stdout, new RegExp(`Over the limit of 35\\.0%: .*${g.guesser} on`));
-  const limitedOut = join(dir, 'limited');
-  const limited = await runCli(['generate', corpus, '--out', limitedOut, '--max-blind-accuracy', '0.35']);
-  assert.equal(limited.code, 0, limited.stderr);
-  const limitedCard = JSON.parse(readFileSync(join(limitedOut, 'dataset-card.json'), 'utf8')) as { shortcuts: Audit & { limit: { removed: number; over: unknown[] } }; validators: { validator: string; checked: number; passed: number }[] };
-  assert.deepEqual(limitedCard.shortcuts.limit.over, []);
-  const removals = jsonl<{ validator: string; reason: string }>(join(limitedOut, 'rejections.jsonl')).filter((r) => r.validator === 'shortcuts');
-  assert.equal(removals.length, limitedCard.shortcuts.limit.removed);
+  const removals = jsonl<{ validator: string; reason: string }>(join(out, 'rejections.jsonl')).filter((r) => r.validator === 'shortcuts');
+  assert.equal(removals.length, card.shortcuts.limit.removed);
+  assert.ok(removals.every((r) => /^answered without the image by /.test(r.reason)), removals[0]?.reason);
   // Removing questions changes TF-IDF weights, so the diversity filter may drop a few more; the rest is the same set.
-  const diversityDrops = (dir: string) => jsonl<{ validator: string }>(join(dir, 'rejections.jsonl')).filter((r) => r.validator === 'diversity').length;
-  const extraDrops = diversityDrops(limitedOut) - diversityDrops(out);
-  assert.ok(extraDrops >= 0 && extraDrops < 0.01 * cardAudit.questions, String(extraDrops));
-  assert.equal(limitedCard.shortcuts.questions + removals.length + extraDrops, cardAudit.questions, 'the same questions, less those removed');
-  const judged = limitedCard.shortcuts.questions + removals.length;
-  assert.deepEqual(limitedCard.validators.find((v) => v.validator === 'shortcuts'), { validator: 'shortcuts', label: 'shortcut audit (answered blind, --max-blind-accuracy)', checked: judged, passed: limitedCard.shortcuts.questions, passRate: limitedCard.shortcuts.questions / judged });
-  const underLimit = await runCli(['check', limitedOut, '--shortcuts', '--max-blind-accuracy', '0.35']);
-  assert.equal(underLimit.code, 0, underLimit.stdout);
-  assert.match(underLimit.stdout, / 0 fail at least one validator/);
-  assert.match(underLimit.stdout, /Every guesser is at or under 35\.0% on every split\./);
+  const diversityDrops = (folder: string) => jsonl<{ validator: string }>(join(folder, 'rejections.jsonl')).filter((r) => r.validator === 'diversity').length;
+  const extraDrops = diversityDrops(out) - diversityDrops(measured);
+  assert.ok(extraDrops >= 0 && extraDrops < 0.01 * measuredCard.shortcuts.questions, String(extraDrops));
+  assert.equal(card.shortcuts.questions + removals.length + extraDrops, measuredCard.shortcuts.questions, 'the same questions, less those removed');
+  const judged = card.shortcuts.questions + removals.length;
+  assert.deepEqual(card.validators.find((v) => v.validator === 'shortcuts'), { validator: 'shortcuts', label: 'shortcut audit (answered blind, --max-blind-accuracy)', checked: judged, passed: card.shortcuts.questions, passRate: card.shortcuts.questions / judged });
   const validate = await runCli(['data', 'validate', out]);
   assert.equal(validate.code, 0, validate.stdout);
   // Warnings may remain: the same template question about two patients' films in two splits is reported, not wrong.

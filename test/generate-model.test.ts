@@ -40,7 +40,9 @@ async function imported(url: string, concurrency: number): Promise<{ out: string
   const corpus = join(dir, 'corpus.jsonl');
   assert.equal((await runCli(['corpus', 'import', join(dir, 'reports.jsonl'), '--format', 'jsonl', '--out', corpus])).code, 0);
   const out = join(dir, 'set');
-  return { out, args: ['generate', corpus, '--out', out, '--generator', 'openai:gen-model', '--endpoint', url, '--concurrency', String(concurrency)] };
+  // The stand-in's canned questions put the key in one form every time, so blind guessers pass them: the default
+  // limit would remove them all. Here the pipeline is measured (--max-blind-accuracy 1); the audit has its own tests.
+  return { out, args: ['generate', corpus, '--out', out, '--generator', 'openai:gen-model', '--endpoint', url, '--concurrency', String(concurrency), '--max-blind-accuracy', '1'] };
 }
 
 test('model-backed generate: bullets then schema-constrained MCQs; broken replies recorded per report; 429 and 500 retried; a rerun asks nothing', { timeout: 120_000 }, async () => {
@@ -58,6 +60,9 @@ test('model-backed generate: bullets then schema-constrained MCQs; broken replie
     assert.deepEqual([card.generator.kind, card.generator.model], ['model', 'gen-model']);
     assert.deepEqual(card.prompts.map((p) => p.id), ['cxrbench-report-bullets', 'cxrbench-bullets-to-mcq']);
     assert.ok(card.questions.kept >= 5, `${card.questions.kept} kept`);
+    // A model's questions get the same shortcut audit as the templates' (#23 item 7).
+    const audit = (card as unknown as { shortcuts: { questions: number; guessers: { guesser: string }[]; limit: { share: number } } }).shortcuts;
+    assert.deepEqual([audit.questions, audit.guessers.length, audit.limit.share], [card.questions.kept, 7, 1]);
     const rejections = jsonl(join(out, 'rejections.jsonl')) as { validator: string; reason: string }[];
     const generation = rejections.filter((r) => r.validator === 'generation').map((r) => r.reason.split(':')[0]);
     assert.deepEqual(generation.sort(), ['not JSON (Unexpected token \'H\', "Here are y"... is not valid JSON)', 'question 1 breaks the schema', 'the model refused'].sort());

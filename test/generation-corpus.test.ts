@@ -9,11 +9,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { corpusFindingName } from './helpers/corpus-names.js';
 import { assertFindings, type FindingMention } from '../src/generate/assertion.js';
 import { gradeOf } from '../src/generate/offline-generator.js';
 import { wilson } from '../src/score/intervals.js';
 
-interface Label { finding: string; status: 'present' | 'absent' | 'uncertain'; side: string | null; region: string | null; size: string | null; grade: string | null; ambiguous: string[] }
+interface Label { finding: string; status: 'present' | 'absent' | 'uncertain'; side: string | null; region: string | null; size: string | null; grade: string | null; subtype: string | null; ambiguous: string[] }
 interface Item { id: string; style: string; sentence: string; findings: Label[] }
 
 /** A rate with its count, for printing and floors. */
@@ -42,23 +43,27 @@ export function measureBinding(file: string) {
     regionRight: rate(),
     /** Of the sizes / grades we read for a present finding, the share the label gives it. */
     amountRight: rate(),
+    /** Of the fractures we name a kind (clavicle, vertebral compression), the share of that kind. */
+    fractureKindRight: rate(),
     /** Of the labelled findings, the share we find at all (coverage, not correctness). */
     found: rate(),
   };
   for (const item of items) {
-    const read = assertFindings(item.sentence);
-    const labelFor = (m: FindingMention) => item.findings.filter((l) => l.finding === m.finding).sort((a, b) => Number(b.side === m.side) - Number(a.side === m.side))[0];
+    const read = assertFindings(item.sentence).map((m) => ({ ...m, kind: m.finding, finding: corpusFindingName(m.finding) }));
+    const labelFor = (m: Pick<FindingMention, 'finding' | 'side'>) => item.findings.filter((l) => l.finding === m.finding).sort((a, b) => Number(b.side === m.side) - Number(a.side === m.side))[0];
     for (const l of item.findings) tally(r.found, read.some((m) => m.finding === l.finding));
     for (const m of read) {
       const l = labelFor(m);
       if (!l) continue;
       if (m.status === 'present') tally(r.presentRight, l.status === 'present');
+      // A fracture's kind: a clavicle fracture is not a vertebral one (the corpus says the kind in subtype).
+      if (m.kind !== m.finding && m.kind !== 'fracture') tally(r.fractureKindRight, (l.subtype ?? '').startsWith(m.kind.replace(' fracture', '')));
       if (m.status === 'absent') tally(r.absentRight, l.status === 'absent');
       if (l.status === 'uncertain') tally(r.hedgesKept, m.status === 'uncertain');
       if (m.status !== 'present') continue;
       if (m.side !== null && !m.placeAmbiguous) tally(r.sideRight, m.side === l.side && !l.ambiguous.includes('side'));
       if (m.region !== null && !m.placeAmbiguous) tally(r.regionRight, m.region === l.region && !l.ambiguous.includes('region'));
-      const amount = gradeOf(item.sentence, m.phrase);
+      const amount = gradeOf(item.sentence, m.phrase, m.kind);
       if (amount) tally(r.amountRight, amount.value === AMOUNT[l.size ?? l.grade ?? ''] && !l.ambiguous.includes('size') && !l.ambiguous.includes('grade'));
     }
   }
@@ -73,11 +78,12 @@ export function measureBinding(file: string) {
 /**
  * Before the #23 rules (2026-11-26): dev presentRight 87.3%, absentRight 87.9%, hedgesKept 56.1%, sideRight 94.7%,
  * regionRight 83.3%, amountRight 94.2%; held-out 88.9%, 97.6%, 52.0%, 94.4%, 88.2%, 100%. The floors are the
- * figures after them (hedges, alternatives, look-alikes, binding through the finding's own phrase), rounded down.
+ * figures after them (hedges, alternatives, look-alikes, binding through the finding's own phrase, grades by the
+ * finding's scale and not against the prior, fracture kinds), rounded down.
  */
 const FLOORS: Record<string, Partial<Record<string, number>>> = {
-  'binding-dev': { presentRight: 0.96, absentRight: 0.9, hedgesKept: 0.82, sideRight: 0.98, regionRight: 0.98, amountRight: 0.93, found: 0.89 },
-  'binding-heldout': { presentRight: 0.97, absentRight: 0.97, hedgesKept: 0.88, sideRight: 0.99, regionRight: 0.99, amountRight: 0.94, found: 0.84 },
+  'binding-dev': { presentRight: 0.96, absentRight: 0.9, hedgesKept: 0.82, sideRight: 0.98, regionRight: 0.98, amountRight: 0.97, fractureKindRight: 0.99, found: 0.89 },
+  'binding-heldout': { presentRight: 0.97, absentRight: 0.97, hedgesKept: 0.88, sideRight: 0.99, regionRight: 0.99, amountRight: 0.99, fractureKindRight: 0.99, found: 0.85 },
 };
 
 for (const [file, floor] of Object.entries(FLOORS)) {

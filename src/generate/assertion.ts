@@ -1,4 +1,4 @@
-import { LEXICON, findingEntry } from './lexicon.js';
+import { LEXICON, findingEntry, hasSide } from './lexicon.js';
 import { words, type Word } from './words.js';
 
 /** What a report sentence says about a finding. */
@@ -268,8 +268,6 @@ const BINDING_STOPS = new Set(['and', 'or', 'nor', 'with', 'without', 'plus', 'a
 const PREMODIFIER_STOPS = new Set([...PLACE_PREPOSITIONS, 'to', 'from', 'by', 'due', 'for', 'is', 'are', 'was', 'were', 'has', 'have', 'shows', 'show', 'seen', 'noted', 'towards', 'toward']);
 /** Words that tie a finding to the place of the one before it ("effusion with adjacent atelectasis"). */
 const SAME_PLACE = new Set(['adjacent', 'ipsilateral', 'compressive', 'associated', 'parapneumonic', 'underlying', 'subjacent']);
-/** Lobar regions: a place in the lung, not in the pleural space. */
-const LOBES = new Set(['upper lobe', 'middle lobe', 'lower lobe', 'lingula']);
 
 /** The side and region words of ws[i], if any. */
 function placeWords(ws: Word[], i: number, inside: boolean): { side: Side | null; region: string | null } {
@@ -345,15 +343,15 @@ function sideAndRegion(ws: Word[], m: Span, mentions: Span[]): Place {
   if (clauseSides.has('left') && clauseSides.has('right') && (clauseWords.includes('>') || clauseWords.includes('greater') || clauseWords.includes('worse')) && (sidesSeen.size > 0 || clauseWords.includes('>'))) place = { sides: ['bilateral'], region, placeAmbiguous: true };
   // "small left and trace right pleural effusions": one mention per side, when both sides come before the finding joined by "and".
   else if (bothBefore) place = { sides: ['left', 'right'], region, placeAmbiguous: true };
-  else if (tiedBefore) return { ...sideAndRegion(ws, previous, mentions), placeAmbiguous: true, ...(entry?.lateral ? {} : { sides: [], region: null }) };
+  else if (tiedBefore) return { ...sideAndRegion(ws, previous, mentions), placeAmbiguous: true, ...(entry && hasSide(entry) ? {} : { sides: [], region: null }) };
   else {
     if (side === null && region !== null && REGION_SIDE[region]) side = REGION_SIDE[region]!;
     place = { sides: side === null ? [] : [side], region, placeAmbiguous: sidesSeen.size > 1 || regionsSeen.size > 1 };
   }
-  // What the finding can have: no side or region for a midline or whole-chest finding, no lobe for the pleura, no
-  // lung region for a device or a bone.
-  if (!entry?.lateral) return { sides: [], region: null, placeAmbiguous: place.placeAmbiguous };
-  if (place.region !== null && ((entry.group === 'pleura' && LOBES.has(place.region)) || entry.group === 'devices' || entry.group === 'bones')) place.region = null;
+  // What the finding can have (the vocabulary says): no side for a midline or whole-lung finding, and only the
+  // regions it can occupy — no lobe for the pleura, no lung region for a device or a bone.
+  if (!entry || !hasSide(entry)) return { sides: [], region: null, placeAmbiguous: place.placeAmbiguous };
+  if (place.region !== null && !entry.regions.includes(place.region)) place.region = null;
   return place;
 }
 

@@ -3,7 +3,7 @@ import { keyedSeed, seededRandom } from '../core/seeded-random.js';
 import type { CorpusReport } from '../corpus/corpus-report.js';
 import { assertFindings, type FindingMention, type Side } from './assertion.js';
 import type { Difficulty, GeneratedQuestion } from './generated-question.js';
-import { LEXICON, findingEntry, optionLabel, type FindingEntry } from './lexicon.js';
+import { LEXICON, findingEntry, hasSide, optionLabel, overlapping, type FindingEntry } from './lexicon.js';
 import { quotable } from './minimum-necessary.js';
 import { sentences } from './words.js';
 
@@ -23,20 +23,29 @@ const DIAGNOSIS_LINK = /\b(?:consistent with|suggestive of|compatible with|in ke
 const P = 'Presence Assessment';
 /** Findings with a severity scale (for "is there X?" distractors when X has no side). */
 const GRADED: Record<string, string[]> = { cardiomegaly: ['Mild', 'Moderate', 'Severe'], emphysema: ['Mild', 'Moderate', 'Severe'], hyperinflation: ['Mild', 'Moderate', 'Marked'], 'pulmonary vascular congestion': ['Mild', 'Moderate', 'Severe'], scoliosis: ['Mild', 'Moderate', 'Severe'] };
-const SIZE_SCALE = ['Small', 'Moderate', 'Large', 'Very large (massive)'];
-const SEVERITY_SCALE = ['Mild', 'Moderate', 'Severe', 'Borderline'];
-const SIZE_WORDS: Record<string, [string, string[]]> = { small: ['Small', SIZE_SCALE], tiny: ['Small', SIZE_SCALE], trace: ['Small', SIZE_SCALE], moderate: ['Moderate', SIZE_SCALE], large: ['Large', SIZE_SCALE], massive: ['Very large (massive)', SIZE_SCALE], mild: ['Mild', SEVERITY_SCALE], severe: ['Severe', SEVERITY_SCALE], marked: ['Severe', SEVERITY_SCALE], borderline: ['Borderline', SEVERITY_SCALE] };
+/** The grades of each scale, as options say them: three, so a fourth option says the finding is not there. */
+const SCALES = { size: ['Small', 'Moderate', 'Large'], severity: ['Mild', 'Moderate', 'Severe'] } as const;
+/** Report words for a grade, by scale ("moderate" is on both: the finding's scale decides). */
+const SIZE_WORDS: Record<string, [string, 'size' | 'severity' | 'both']> = { small: ['Small', 'size'], tiny: ['Small', 'size'], trace: ['Small', 'size'], moderate: ['Moderate', 'both'], large: ['Large', 'size'], mild: ['Mild', 'severity'], minimal: ['Mild', 'severity'], severe: ['Severe', 'severity'], marked: ['Severe', 'severity'], massive: ['Large', 'size'] };
+/** Words by which a sentence grades a finding against the prior: its grade may be relative, so none is asked. */
+const RELATIVE_GRADE = /\b(?:increas\w*|decreas\w*|enlarg\w*|smaller|larger|improv\w*|wors\w*|progress\w*|less|more|slightly|interval)\b/i;
 
-/** The one size or severity word right before a finding's phrase ("small left pleural effusion"), if exactly one. */
-export function gradeOf(sentence: string, phrase: string): { value: string; scale: string[] } | null {
+/**
+ * The one size or severity word right before a finding's phrase ("small left pleural effusion"), if exactly one in
+ * the sentence, of a scale the finding takes (no "small cardiomegaly", no "mild effusion"), and not graded against
+ * the prior ("slightly smaller moderate effusion").
+ */
+export function gradeOf(sentence: string, phrase: string, finding?: string): { value: string; scale: readonly string[] } | null {
   const at = sentence.toLowerCase().indexOf(phrase.toLowerCase());
   if (at < 0) return null;
   const before = sentence.slice(Math.max(0, at - 40), at).toLowerCase().split(/[^a-z]+/).filter(Boolean).slice(-3);
   const found = before.filter((w) => SIZE_WORDS[w]);
   const sizeWordsInSentence = sentence.toLowerCase().split(/[^a-z]+/).filter((w) => SIZE_WORDS[w]);
-  if (found.length !== 1 || sizeWordsInSentence.length !== 1 || /\bto\b|-/.test(sentence.slice(Math.max(0, at - 40), at))) return null;
-  const [value, scale] = SIZE_WORDS[found[0]!]!;
-  return { value, scale };
+  if (found.length !== 1 || sizeWordsInSentence.length !== 1 || /\bto\b|-/.test(sentence.slice(Math.max(0, at - 40), at)) || RELATIVE_GRADE.test(sentence)) return null;
+  const [value, kind] = SIZE_WORDS[found[0]!]!;
+  const scale = finding === undefined ? (kind === 'both' ? 'size' : kind) : findingEntry(finding)?.scale;
+  if (!scale || (kind !== 'both' && kind !== scale)) return null;
+  return { value, scale: SCALES[scale] };
 }
 const N = 'Negation Assessment';
 const L = 'Location and Distribution Assessment';
@@ -45,7 +54,12 @@ const D = 'Differential Diagnosis';
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const SIDE_PHRASE: Record<Side, string> = { left: 'Left', right: 'Right', bilateral: 'Both sides,' };
 
-/** Every finding mention of a report's findings and impression, sentence by sentence, comparison sentences left out. */
+/**
+ * Every finding mention of a report's findings and impression, sentence by sentence. Sentences that compare with a
+ * prior study are read too (issue #23): "unchanged moderate effusion" and "new right pneumothorax" are findings there
+ * now, asked about without the prior; "resolved" and "no longer seen" read as absent; a finding only described as
+ * it was before ("the previously described nodule") is not keyed.
+ */
 export function reportEvidence(report: CorpusReport): Evidence[] {
   const out: Evidence[] = [];
   for (const section of ['findings', 'impression'] as const) {
@@ -53,7 +67,7 @@ export function reportEvidence(report: CorpusReport): Evidence[] {
     if (!text) continue;
     for (const s of sentences(text)) {
       // Only sentences about the image, that can be quoted in an explanation without naming anyone.
-      if (COMPARISON_WORDS.test(s.text) || s.text.length > 400 || !quotable(s.text)) continue;
+      if (s.text.length > 400 || !quotable(s.text)) continue;
       for (const m of assertFindings(s.text)) out.push({ ...m, section, sentence: s.text });
     }
   }
@@ -84,7 +98,10 @@ function shuffle<T>(items: T[], random: () => number): T[] {
  * preferring findings the report explicitly rules out, then others it never mentions.
  */
 function distractorsFor(answer: FindingEntry, status: Map<string, string>, random: () => number): { names: string[]; sameGroup: boolean } | null {
-  const usable = LEXICON.filter((e) => e.name !== answer.name && !e.diagnosis && (status.get(e.name) === undefined || status.get(e.name) === 'absent'));
+  // Never a finding the report states, hedges or implies: not one that overlaps the answer or anything it reports
+  // present or uncertain (oedema → vascular congestion; hilar enlargement ~ lymphadenopathy).
+  const reported = [...status].filter(([, s]) => s !== 'absent').map(([name]) => name);
+  const usable = LEXICON.filter((e) => e.ask && !e.diagnosis && !overlapping(e.name, answer.name) && (status.get(e.name) === undefined || status.get(e.name) === 'absent') && !reported.some((r) => overlapping(r, e.name)));
   const same = shuffle(usable.filter((e) => e.group === answer.group), random);
   const other = shuffle(usable.filter((e) => e.group !== answer.group), random);
   const picked = [...same, ...other].slice(0, 3);
@@ -123,17 +140,29 @@ function make(report: CorpusReport, index: number, random: () => number, parts: 
 const PRESENCE_STEMS = ['Which of the following findings is present on this chest radiograph?', 'Which of these findings does this chest X-ray show?', 'Which one of the following is seen on this radiograph?'];
 const NEGATION_STEMS = ['Which of the following findings is absent on this chest radiograph?', 'Which of these findings is NOT seen on this chest X-ray?'];
 
+/** "is" or "are", by the finding's number ("the degenerative changes are"). */
+const be = (entry: FindingEntry) => (entry.plural ? 'are' : 'is');
+/** A finding's name as running text. */
+const nameOf = (entry: FindingEntry) => entry.label?.toLowerCase() ?? entry.name;
+/** The side variants of a finding, as options say them. */
+const SIDED: Record<Side, (label: string) => string> = { left: (l) => `Left-sided ${l}`, right: (l) => `Right-sided ${l}`, bilateral: (l) => `Bilateral ${l}` };
+
 /**
  * Template questions from one report (offline, no model): presence of each finding the report asserts, negation
- * of each it rules out (when three present findings can stand as the other options), location where the report
- * gives a side or region, and a differential where it names a diagnosis for an appearance. Distractors come from
- * the lexicon and are never findings the report supports. Deterministic for a seed.
+ * of each it rules out, "what does it show regarding X" in one form whether X is there or not (so the denial is
+ * not always the key), the grade the report gives a finding, location where it binds a side and region, and a
+ * differential where it names a diagnosis for an appearance. Distractors come from the vocabulary and are never
+ * findings the report states, hedges or implies, nor places or grades the finding cannot have. Deterministic for a
+ * seed.
  */
 export function generateOffline(report: CorpusReport, seed = 0, evidence = reportEvidence(report), status = reportStatus(evidence), seedKey = report.id): GeneratedQuestion[] {
   const random = seededRandom(keyedSeed(seed, seedKey));
   const questions: GeneratedQuestion[] = [];
   const done = new Set<string>();
-  const present = evidence.filter((e) => e.status === 'present' && status.get(e.finding) === 'present');
+  const asked = (e: Evidence) => findingEntry(e.finding)!.ask;
+  const present = evidence.filter((e) => e.status === 'present' && status.get(e.finding) === 'present' && asked(e));
+  const absent = evidence.filter((e) => e.status === 'absent' && status.get(e.finding) === 'absent' && asked(e));
+  const reported = [...status].filter(([, v]) => v !== 'absent').map(([name]) => name);
   for (const e of present) {
     const entry = findingEntry(e.finding)!;
     if (entry.diagnosis || done.has(`P|${e.finding}`)) continue;
@@ -142,77 +171,104 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     if (!d) continue;
     questions.push(make(report, questions.length, random, {
       task: P, entry, question: PRESENCE_STEMS[Math.floor(random() * PRESENCE_STEMS.length)]!, answer: optionLabel(entry), distractors: d.names.map(labelOf),
-      explanation: `The report describes ${entry.label?.toLowerCase() ?? entry.name}. ${quote(e)}`, difficulty: d.sameGroup ? 'medium' : 'easy',
+      explanation: `The report describes ${nameOf(entry)}. ${quote(e)}`, difficulty: d.sameGroup ? 'medium' : 'easy',
       claim: { finding: entry.name, status: 'present', distractorFindings: d.names }, evidence: e,
     }));
   }
   const presentNames = [...new Set(present.map((e) => e.finding))].filter((n) => !findingEntry(n)!.diagnosis);
-  for (const e of evidence.filter((x) => x.status === 'absent' && status.get(x.finding) === 'absent')) {
+  for (const e of absent) {
     const entry = findingEntry(e.finding)!;
     if (entry.diagnosis || done.has(`N|${e.finding}`) || presentNames.length < 3) continue;
+    // "Which is absent?" with a key that overlaps a finding the report has ("no consolidation" beside an opacity) has
+    // a second arguable answer.
+    if (reported.some((r) => overlapping(r, entry.name))) continue;
+    const others = shuffle(presentNames.filter((n) => !overlapping(n, entry.name)), random).slice(0, 3);
+    if (others.length < 3) continue;
     done.add(`N|${e.finding}`);
-    const others = shuffle(presentNames, random).slice(0, 3);
     questions.push(make(report, questions.length, random, {
       task: N, entry, question: NEGATION_STEMS[Math.floor(random() * NEGATION_STEMS.length)]!, answer: optionLabel(entry), distractors: others.map(labelOf),
       explanation: `The report rules out ${entry.name}; the other three are reported. ${quote(e)}`, difficulty: 'medium',
       claim: { finding: entry.name, status: 'absent', distractorFindings: others }, evidence: e,
     }));
   }
-  // A report that rules a finding out without three present findings to contrast: "Is there X?" by side or grade.
-  for (const e of evidence.filter((x) => x.status === 'absent' && status.get(x.finding) === 'absent' && x.side === null)) {
+  // "What does this chest radiograph show regarding X?" — one form whether X is there or not: absent X is keyed
+  // "No X" among its side or grade variants; present X is keyed by its side or grade, with "No X" among the
+  // distractors. So the denial is an option of every such question, not the key of every one.
+  for (const e of [...absent.filter((x) => x.side === null), ...present]) {
     const entry = findingEntry(e.finding)!;
-    if (entry.diagnosis || done.has(`N|${e.finding}`)) continue;
-    const grades = GRADED[entry.name];
-    if (!entry.lateral && !grades) continue;
-    done.add(`N|${e.finding}`);
-    const label = entry.label?.toLowerCase() ?? entry.name;
-    const distractors = entry.lateral ? [`Left-sided ${label}`, `Right-sided ${label}`, `Bilateral ${label}`] : grades!.map((g) => `${g} ${label}`);
+    if (entry.diagnosis || done.has(`R|${e.finding}`)) continue;
+    const label = nameOf(entry);
+    const denial = `No ${label}`;
+    let answer: string;
+    let variants: string[];
+    if (e.status === 'absent') {
+      if (entry.laterality === 'lateral') variants = (['left', 'right', 'bilateral'] as const).map((side) => SIDED[side](label));
+      else if (entry.scale) variants = SCALES[entry.scale].map((g) => `${g} ${label}`);
+      else continue;
+      answer = denial;
+    } else {
+      const sides = new Set(present.filter((x) => x.finding === e.finding).map((x) => x.side));
+      const grade = gradeOf(e.sentence, e.phrase, e.finding);
+      const grades = new Set(present.filter((x) => x.finding === e.finding).map((x) => gradeOf(x.sentence, x.phrase, x.finding)?.value ?? null));
+      if (entry.laterality === 'lateral' && e.side !== null && !e.placeAmbiguous && sides.size === 1) {
+        answer = SIDED[e.side](label);
+        variants = (['left', 'right', 'bilateral'] as const).filter((side) => side !== e.side).map((side) => SIDED[side](label));
+      } else if (entry.scale && grade && grades.size === 1 && sides.size === 1) {
+        answer = `${grade.value} ${label}`;
+        variants = grade.scale.filter((g) => g !== grade.value).map((g) => `${g} ${label}`);
+      } else continue;
+      variants = [...variants, denial];
+    }
+    done.add(`R|${e.finding}`);
     questions.push(make(report, questions.length, random, {
-      task: N, entry, question: `What does this chest radiograph show regarding ${label}?`, answer: `No ${label}`, distractors,
-      explanation: `The report rules out ${label}. ${quote(e)}`, difficulty: 'easy',
-      claim: { finding: entry.name, status: 'absent', distractorFindings: [] }, evidence: e,
+      task: N, entry, question: `What does this chest radiograph show regarding ${label}?`, answer, distractors: variants,
+      explanation: e.status === 'absent' ? `The report rules out ${label}. ${quote(e)}` : `The report describes ${answer.toLowerCase()}. ${quote(e)}`, difficulty: e.status === 'absent' ? 'easy' : 'medium',
+      claim: { finding: entry.name, status: e.status === 'absent' ? 'absent' : 'present', distractorFindings: [] }, evidence: e,
     }));
   }
   // Size or grade the report gives a present finding: "small effusion", "mild cardiomegaly".
   for (const e of present) {
     const entry = findingEntry(e.finding)!;
     if (done.has(`G|${e.finding}`)) continue;
-    const grade = gradeOf(e.sentence, e.phrase);
+    const grade = gradeOf(e.sentence, e.phrase, e.finding);
     if (!grade) continue;
     // Two grades of one finding in the report (a large right and a small left effusion): no single right answer.
-    const grades = new Set(present.filter((x) => x.finding === e.finding).map((x) => gradeOf(x.sentence, x.phrase)?.value ?? null).filter((g) => g !== null));
+    const grades = new Set(present.filter((x) => x.finding === e.finding).map((x) => gradeOf(x.sentence, x.phrase, x.finding)?.value ?? null).filter((g) => g !== null));
     if (grades.size > 1 || present.filter((x) => x.finding === e.finding && x.side !== e.side).length > 0) continue;
     done.add(`G|${e.finding}`);
-    const label = entry.label?.toLowerCase() ?? entry.name;
-    const scale = grade.scale;
+    const label = nameOf(entry);
+    const how = entry.scale === 'size' ? 'large' : 'severe';
     questions.push(make(report, questions.length, random, {
-      task: G, entry, question: `How is the ${label} graded in size or severity?`, answer: grade.value, distractors: scale.filter((x) => x !== grade.value),
+      task: G, entry, question: `How ${how} ${be(entry)} the ${label} on this radiograph?`, answer: grade.value, distractors: [...grade.scale.filter((x) => x !== grade.value), entry.plural ? 'None are present' : 'Not present'],
       explanation: `The report describes the ${label} as ${grade.value.toLowerCase()}. ${quote(e)}`, difficulty: 'medium', claim: null, evidence: e,
     }));
   }
   for (const e of present) {
     const entry = findingEntry(e.finding)!;
-    if (!entry.lateral || e.side === null || e.placeAmbiguous || done.has(`L|${e.finding}`)) continue;
+    if (!hasSide(entry) || e.side === null || e.placeAmbiguous || done.has(`L|${e.finding}`)) continue;
     // Only one side of this finding in the report, or the question has two right answers.
     if (new Set(evidence.filter((x) => x.finding === e.finding && x.status !== 'absent').map((x) => x.side)).size > 1) continue;
+    const region = e.region !== null && entry.regions.includes(e.region) ? e.region : null;
+    // A finding that always has a side has no fourth place without a region: "Not lateralised (midline)" would be a
+    // three-option question in disguise, so no question.
+    if (region === null && entry.laterality === 'lateral') continue;
     done.add(`L|${e.finding}`);
-    const sides: Side[] = ['left', 'right', 'bilateral'];
-    const region = e.region;
     const phrase = (side: Side, r: string | null) => (r ? `${SIDE_PHRASE[side]} ${r}` : side === 'bilateral' ? 'Both sides' : `${SIDE_PHRASE[side]} side`);
     const answer = phrase(e.side, region);
-    // There is no left middle lobe: the middle lobe is only ever offered on the right.
-    const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right');
-    // Distractor regions come from other parts of the lung: "left base" and "left lower zone" would both be right.
-    const otherRegions = region ? shuffle(['upper zone', 'lower zone', 'apex', 'base', 'perihilar', 'lower lobe', 'upper lobe', 'middle lobe'].filter((r) => REGION_FAMILY[r] !== REGION_FAMILY[region]), random) : [];
+    const other: Side = e.side === 'left' ? 'right' : 'left';
+    // There is no left middle lobe and no right lingula.
+    const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right') && !(r === 'lingula' && side !== 'left');
     let distractors: string[];
     if (region) {
-      const candidates = [phrase(e.side === 'left' ? 'right' : 'left', region), ...otherRegions.flatMap((r) => [phrase(e.side!, r), phrase(e.side === 'left' ? 'right' : 'left', r)].filter((_, k) => valid(k === 0 ? e.side! : e.side === 'left' ? 'right' : 'left', r)))];
-      distractors = [...new Set(candidates.filter((c, k) => k > 0 || valid(e.side === 'left' ? 'right' : 'left', region)))].filter((c) => c !== answer).slice(0, 3);
-    } else distractors = [...sides.filter((s) => s !== e.side).map((s) => phrase(s, null)), 'Not lateralised (midline)'];
+      // Other places the finding can be, from other parts of the lung: "left base" and "left lower zone" would both be right.
+      const otherRegions = shuffle(entry.regions.filter((r) => REGION_FAMILY[r] !== REGION_FAMILY[region]), random);
+      const candidates = [...(valid(other, region) ? [phrase(other, region)] : []), ...otherRegions.flatMap((r) => [[e.side!, r], [other, r]] as [Side, string][]).filter(([side, r]) => valid(side, r)).map(([side, r]) => phrase(side, r))];
+      distractors = [...new Set(candidates)].filter((c) => c !== answer).slice(0, 3);
+    } else distractors = [...(['left', 'right', 'bilateral'] as const).filter((side) => side !== e.side).map((side) => phrase(side, null)), 'Midline'];
     if (distractors.length < 3) continue;
     questions.push(make(report, questions.length, random, {
-      task: L, entry, question: `Where is the ${entry.name} located?`, answer, distractors,
-      explanation: `The ${entry.name} is ${region ? `${e.side === 'bilateral' ? 'bilateral' : `on the ${e.side}`}, ${region}` : e.side === 'bilateral' ? 'bilateral' : `on the ${e.side}`}. ${quote(e)}`,
+      task: L, entry, question: `Where ${be(entry)} the ${nameOf(entry)} located?`, answer, distractors,
+      explanation: `The ${nameOf(entry)} ${be(entry)} ${region ? `${e.side === 'bilateral' ? 'bilateral' : `on the ${e.side}`}, ${region}` : e.side === 'bilateral' ? 'bilateral' : `on the ${e.side}`}. ${quote(e)}`,
       difficulty: region ? 'hard' : 'medium', claim: null, evidence: e,
     }));
   }
@@ -225,7 +281,7 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     // lists both ("consolidation and pulmonary edema").
     if (!appearance || !DIAGNOSIS_LINK.test(e.sentence)) continue;
     done.add(`D|${e.finding}`);
-    const others = shuffle(DIAGNOSES.filter((n) => n !== e.finding && status.get(n) === undefined), random).slice(0, 3);
+    const others = shuffle(DIAGNOSES.filter((n) => n !== e.finding && status.get(n) === undefined && !reported.some((r) => overlapping(r, n))), random).slice(0, 3);
     if (others.length < 3) continue;
     questions.push(make(report, questions.length, random, {
       task: D, entry, question: `The ${appearance.phrase.toLowerCase()} on this radiograph is most consistent with which diagnosis?`, answer: optionLabel(entry), distractors: others.map((n) => (findingEntry(n) ? labelOf(n) : capital(n))),

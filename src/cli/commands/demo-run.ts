@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { corpusFromQuestions } from '../../corpus/from-questions.js';
 import { generateQuestionSet } from '../../generate/pipeline.js';
+import { DEFAULT_MAX_BLIND_ACCURACY } from './generate.js';
 import { readQuestions } from '../../dataset/read-dataset.js';
 import { loadBenchmarkFromDataset } from '../../board/load-benchmark.js';
 import { scoreHere, submitPredictions } from '../../board/submit.js';
@@ -74,7 +75,7 @@ async function demoQuestionGeneration(layout: DatasetLayout, out: string): Promi
   mkdirSync(out, { recursive: true });
   const corpus = join(out, 'corpus.jsonl');
   writeFileSync(corpus, reports.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const card = await generateQuestionSet({ corpus, out, seed: 0, similarity: 0.9, reviewRate: 0.1, splits: { train: 0.8, valid: 0.1, test: 0.1 } });
+  const card = await generateQuestionSet({ corpus, out, seed: 0, similarity: 0.9, reviewRate: 0.1, splits: { train: 0.8, valid: 0.1, test: 0.1 }, maxBlindAccuracy: DEFAULT_MAX_BLIND_ACCURACY });
   const json = card.json as { reports: { imported: number; withQuestions: number }; questions: { generated: number; kept: number } };
   process.stdout.write(`\n== Question generation (offline templates, from the demo's ${json.reports.imported} notes) ==\n`);
   process.stdout.write(`${json.questions.generated} question(s) generated, ${json.questions.kept} kept after the checks, from ${json.reports.withQuestions} report(s); dataset card: ${join(out, 'dataset-card.md')}\n`);

@@ -58,6 +58,12 @@ async function optionalModel(spec: string | undefined, endpoint: string[] | unde
   return adapter;
 }
 
+/**
+ * What `generate` allows a blind guesser by default: a set that can be passed without the image ranks models by
+ * wording, so questions the guessers answer are removed until none scores over 35% (chance 25%) on any split.
+ */
+export const DEFAULT_MAX_BLIND_ACCURACY = 0.35;
+
 /** A limit of 0 would remove every question a guesser gets right by luck: the share must be above nothing. */
 function positiveShare(share: number): number {
   if (share <= 0) throw new CxrError('bad-option', `--max-blind-accuracy ${share}: give a share above 0 (e.g. 0.35; chance is 0.25)`);
@@ -97,11 +103,11 @@ export function registerGenerate(program: Command): void {
     .option('--similarity <x>', 'drop a question more similar than this (TF-IDF cosine) to a kept one', ratio('--similarity'), 0.9)
     .option('--review-rate <x>', 'share of kept questions in the expert-review sample', ratio('--review-rate'), 0.1)
     .option('--splits <train,valid,test>', 'split shares, by patient', '0.8,0.1,0.1')
-    .option('--max-blind-accuracy <share>', 'remove questions blind guessers answer until each guesser is at or under this share on every split (e.g. 0.35; chance is 0.25)', ratio('--max-blind-accuracy'));
+    .option('--max-blind-accuracy <share>', 'remove questions blind guessers answer until each guesser is at or under this share on every split (chance is 0.25; 1 keeps every question and only measures)', ratio('--max-blind-accuracy'), DEFAULT_MAX_BLIND_ACCURACY);
   addModelOptions(command, '--content-judge', 'also ask a model c1–c3 about every question', 'the content judge');
   addModelOptions(command, '--phi-model', 'also ask a model for identifiers the rules missed', 'the PHI model');
   addEmbeddingOptions(command)
-    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: number; timeout: number; seed: number; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: number; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string; maxBlindAccuracy?: number }) => {
+    .action(async (corpus: string, opts: { out: string; generator: string; endpoint?: string[]; apiKeyEnv?: string; concurrency: number; timeout: number; seed: number; similarity: number; reviewRate: number; splits: string; batch?: boolean; pollSeconds: number; diversityScope: string; embeddings?: string; embeddingsEndpoint?: string; embeddingsApiKeyEnv?: string; contentJudge?: string; contentJudgeEndpoint?: string[]; contentJudgeApiKeyEnv?: string; phiModel?: string; phiModelEndpoint?: string[]; phiModelApiKeyEnv?: string; maxBlindAccuracy: number }) => {
       const [{ QuestionJudge }, { PhiModel }, { generateQuestionSet }] = await Promise.all([import('../../generate/check/question-judge.js'), import('../../generate/model/phi-model.js'), import('../../generate/pipeline.js')]);
       const embedder = await embedderFrom(opts);
       const diversityScope = scopeOf(opts.diversityScope);
@@ -120,7 +126,7 @@ export function registerGenerate(program: Command): void {
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), diversityScope, ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}), ...(phiModel ? { phiModel } : {}), ...(opts.maxBlindAccuracy !== undefined ? { maxBlindAccuracy: positiveShare(opts.maxBlindAccuracy) } : {}) }).finally(() => {
+      const card = await generateQuestionSet({ corpus, out: opts.out, seed, similarity: opts.similarity, reviewRate: opts.reviewRate, splits: { train: shares[0]!, valid: shares[1]!, test: shares[2]! }, signal: stop.signal, ...(generator ? { generator } : {}), diversityScope, ...(embedder ? { embedder } : {}), ...(contentJudge ? { contentJudge } : {}), ...(phiModel ? { phiModel } : {}), maxBlindAccuracy: positiveShare(opts.maxBlindAccuracy) }).finally(() => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
       });

@@ -33,11 +33,16 @@ export function contentFailures(q: GeneratedQuestion, reportStatus: Map<string, 
   }
   const lengths = q.options.map((o) => o.trim().length);
   if (Math.max(...lengths) > 4 * Math.max(1, Math.min(...lengths))) failures.push(['c2', `options-unlike: option lengths range from ${Math.min(...lengths)} to ${Math.max(...lengths)} characters`]);
-  const text = `${q.question} ${q.options.join(' ')} ${q.explanation}`;
+  // The question and its options must not need a prior study; the explanation may quote a report sentence that
+  // compares ("unchanged moderate effusion"), since the finding asked about is there now (issue #23).
+  const text = `${q.question} ${q.options.join(' ')}`;
   const comparison = COMPARISON_WORDS.exec(text);
   if (comparison) failures.push(['c3', `comparison-content: "${comparison[0]}" refers to a prior study, which the images cannot show`]);
   // What the question claims: given by the template generator, else read from the options.
-  const claimed = q.claim ?? { finding: [...findingsNamed(answer)][0] ?? null, status: q.task === NEGATION_TASK ? 'absent' : 'present', distractorFindings: q.options.filter((_, i) => i !== answerIndex).flatMap((o) => [...findingsNamed(o)]) };
+  // A negation question claims absence when its answer is a denial ("No pleural effusion") or it asks what is absent;
+  // "what does it show regarding X?" keyed "Left-sided X" claims X is there.
+  const claimsAbsence = /^no\s/i.test(answer.trim()) || (q.task === NEGATION_TASK && /\b(?:absent|not seen|not present|not shown)\b/i.test(q.question));
+  const claimed = q.claim ?? { finding: [...findingsNamed(answer)][0] ?? null, status: claimsAbsence ? 'absent' : 'present', distractorFindings: q.options.filter((_, i) => i !== answerIndex).flatMap((o) => [...findingsNamed(o)]) };
   if (claimed.finding !== null && q.task !== 'Location and Distribution Assessment') {
     const said = reportStatus.get(claimed.finding);
     const supported = claimed.status === 'absent' ? said === 'absent' : said === 'present';
