@@ -92,3 +92,41 @@ for (const [file, floor] of Object.entries(FLOORS)) {
     for (const [key, min] of Object.entries(floor)) assert.ok(r[key as keyof typeof r] >= min!, `${key} ${(100 * r[key as keyof typeof r]).toFixed(1)}% < ${100 * min!}%`);
   });
 }
+
+interface JudgedItem { item_id: string; part: 'dev' | 'heldout'; key: string; options: Record<string, string> }
+interface Judgement { item_id: string; key_correct: boolean; correct_options: string[]; answerable_from_image: boolean; distractors_plausible: boolean; well_formed: boolean; problems: string[] }
+
+/**
+ * Generated items judged blind against their reports on the issue's five criteria (judged/README.md): the figures a
+ * user would ask for — is the key right, is it the only right option — per part, with intervals. Items made by the
+ * generator as it was ("before", 430 items) and as it is ("after"), each judged by a judge who saw neither the rules
+ * nor the other judgements.
+ */
+export function judgedRates(round: 'before' | 'after') {
+  const read = <T>(name: string) => readFileSync(new URL(`./fixtures/generation-corpus/judged/${round}-${name}.jsonl`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
+  const items = read<JudgedItem>('items');
+  const judgements = new Map(read<Judgement>('judgements').map((j) => [j.item_id, j]));
+  assert.deepEqual([...judgements.keys()].sort(), items.map((i) => i.item_id).sort(), `${round}: one judgement per item`);
+  const out: Record<string, Record<string, Rate>> = {};
+  for (const item of items) {
+    const j = judgements.get(item.item_id)!;
+    assert.ok(j.correct_options.every((o) => o in item.options), `${item.item_id}: correct options are options`);
+    const onlyKey = j.correct_options.length === 1 && j.correct_options[0] === item.key;
+    const r = (out[item.part] ??= { keyCorrect: rate(), exactlyOne: rate(), fromImage: rate(), distractorsPlausible: rate(), wellFormed: rate(), allFive: rate() });
+    tally(r.keyCorrect!, j.key_correct);
+    tally(r.exactlyOne!, onlyKey);
+    tally(r.fromImage!, j.answerable_from_image);
+    tally(r.distractorsPlausible!, j.distractors_plausible);
+    tally(r.wellFormed!, j.well_formed);
+    tally(r.allFive!, j.key_correct && onlyKey && j.answerable_from_image && j.distractors_plausible && j.well_formed);
+  }
+  for (const [part, r] of Object.entries(out)) {
+    process.stdout.write(`# judged items (${round}, ${part}): ${Object.entries(r).map(([k, v]) => { const e = wilson(v.k, v.n); return `${k} ${(100 * e.value).toFixed(1)}% (${(100 * e.lo).toFixed(0)}–${(100 * e.hi).toFixed(0)}, ${v.k}/${v.n})`; }).join('; ')}\n`);
+  }
+  return out;
+}
+
+test('judged items (before #23): every item judged once; the rates are printed', () => {
+  const r = judgedRates('before');
+  assert.deepEqual(Object.keys(r).sort(), ['dev', 'heldout']);
+});
