@@ -15,6 +15,7 @@ import { importCorpus } from '../src/corpus/import-corpus.js';
 import { diversityFilter, diversityText } from '../src/generate/check/diversity.js';
 import { LEXICON, optionLabel } from '../src/generate/lexicon.js';
 import { generateQuestionSet } from '../src/generate/pipeline.js';
+import { DEFAULT_MAX_BLIND_ACCURACY } from '../src/cli/commands/generate.js';
 import { seededRandom } from '../src/core/seeded-random.js';
 import { iuReportsDir } from '../test/helpers/shared-data.js';
 
@@ -55,7 +56,7 @@ async function pipelineBench(): Promise<void> {
   const t0 = performance.now();
   const imported = await importCorpus(join(dir, 'reports.csv'), 'csv', {}, join(dir, 'corpus.jsonl'), join(dir, 'images.csv'));
   const t1 = performance.now();
-  const card = await generateQuestionSet({ corpus: join(dir, 'corpus.jsonl'), out: join(dir, 'set'), seed: 0, similarity: 0.9, reviewRate: 0.1, splits: { train: 0.8, valid: 0.1, test: 0.1 } });
+  const card = await generateQuestionSet({ corpus: join(dir, 'corpus.jsonl'), out: join(dir, 'set'), seed: 0, similarity: 0.9, reviewRate: 0.1, splits: { train: 0.8, valid: 0.1, test: 0.1 }, maxBlindAccuracy: Number(process.env.MAXB ?? DEFAULT_MAX_BLIND_ACCURACY) });
   const t2 = performance.now();
   const rate = imported.reports / ((t2 - t0) / 1000);
   const q = card.json as { questions: { generated: number; kept: number } };

@@ -82,7 +82,7 @@ export function measureBinding(file: string) {
  * finding's scale and not against the prior, fracture kinds), rounded down.
  */
 const FLOORS: Record<string, Partial<Record<string, number>>> = {
-  'binding-dev': { presentRight: 0.96, absentRight: 0.9, hedgesKept: 0.82, sideRight: 0.98, regionRight: 0.98, amountRight: 0.97, fractureKindRight: 0.99, found: 0.89 },
+  'binding-dev': { presentRight: 0.96, absentRight: 0.92, hedgesKept: 0.86, sideRight: 0.98, regionRight: 0.98, amountRight: 0.97, fractureKindRight: 0.99, found: 0.89 },
   'binding-heldout': { presentRight: 0.97, absentRight: 0.97, hedgesKept: 0.88, sideRight: 0.99, regionRight: 0.99, amountRight: 0.99, fractureKindRight: 0.99, found: 0.85 },
 };
 
@@ -99,8 +99,10 @@ interface Judgement { item_id: string; key_correct: boolean; correct_options: st
 /**
  * Generated items judged blind against their reports on the issue's five criteria (judged/README.md): the figures a
  * user would ask for — is the key right, is it the only right option — per part, with intervals. Items made by the
- * generator as it was ("before", 430 items) and as it is ("after"), each judged by a judge who saw neither the rules
- * nor the other judgements.
+ * generator before the #23 rules ("before", 430 items, judged/README.md) and after most of them ("after", 310 items
+ * made at commit 6dd2653 with the default limit, judged/AFTER-README.md), each judged by a judge who saw neither the
+ * rules nor the other judgements. The judgements are of those items, fixed: rules changed since are measured by the
+ * binding corpus above, and the next judging round.
  */
 export function judgedRates(round: 'before' | 'after') {
   const read = <T>(name: string) => readFileSync(new URL(`./fixtures/generation-corpus/judged/${round}-${name}.jsonl`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
@@ -128,5 +130,10 @@ export function judgedRates(round: 'before' | 'after') {
 
 test('judged items (before #23): every item judged once; the rates are printed', () => {
   const r = judgedRates('before');
+  assert.deepEqual(Object.keys(r).sort(), ['dev', 'heldout']);
+});
+
+test('judged items (after the #23 rules): every item judged once; the rates are printed', () => {
+  const r = judgedRates('after');
   assert.deepEqual(Object.keys(r).sort(), ['dev', 'heldout']);
 });

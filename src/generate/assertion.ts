@@ -46,19 +46,27 @@ function phrasesAt(word: string): Phrase[] {
 
 const seq = (...texts: string[]) => texts.map(tokenize);
 /** NegEx-style triggers (Chapman et al. 2001, and its radiology extensions), as word sequences. */
-const PSEUDO = seq('no change', 'no significant change', 'no interval change', 'no substantial change', 'not only', 'no increase', 'no decrease', 'without change', 'without interval change', 'no significant interval change', 'not significantly changed', 'no appreciable change', 'near complete resolution', 'near-complete resolution', 'partial resolution', 'incomplete resolution', 'largely resolved', 'partially resolved', 'document resolution', 'not seen below', 'not visualized below', 'not clearly seen below', 'gram negative', 'not well seen');
+const PSEUDO = seq('out of view', 'out of the field of view', 'out of the field', 'beyond the field of view', 'no change', 'no significant change', 'no interval change', 'no substantial change', 'not only', 'no increase', 'no decrease', 'without change', 'without interval change', 'no significant interval change', 'not significantly changed', 'no appreciable change', 'partial resolution', 'incomplete resolution', 'partially resolved', 'document resolution', 'not seen below', 'not visualized below', 'not clearly seen below', 'gram negative', 'not well seen');
 const PRE_NEGATION = seq('no evidence of', 'no evidence for', 'no signs of', 'no sign of', 'no new', 'no', 'not', 'without', 'negative for', 'free of', 'clear of', 'absence of', 'absent', 'resolved', 'resolution of', 'interval resolution of', 'removal of', 'removed', 'no longer', 'rather than', 'ruled out', 'neither', 'nor', 'interval removal of', 'no residual', 'nothing to suggest', 'mimicking', 'mimics', 'simulating', 're-expansion of', 'reexpansion of', 'interval re-expansion of', 'extubated', 'extubation');
 // Issue #23: every hedge makes a finding uncertain — "likely", "probable", "suggestive of", "thought to be" too — so a
 // question never keys a finding the report only suspects. "Consistent with", "compatible with" and "in keeping with"
 // still assert (the report commits to the reading); "unlikely" leaves the finding open, it does not rule it out.
-const PRE_UNCERTAIN = seq('likely', 'most likely', 'more likely', 'less likely', 'probable', 'probably', 'prob', 'presumably', 'presumed', 'suggestive of', 'suggests', 'suggesting', 'favor', 'favour', 'favored', 'favoured', 'favoring', 'favouring', 'thought to be', 'thought to represent', 'felt to be', 'felt to represent', 'may represent', 'unlikely', 'either', 'and / or', 'cannot exclude', 'can not exclude', 'cannot rule out', 'can not rule out', 'not excluded', 'possible', 'possibly', 'may', 'might', 'could', 'questionable', 'question of', 'suspicious for', 'suspicious', 'concerning for', 'concern for', 'versus', 'vs', 'evaluate for', 'evaluation for', 'assess for', 'assessment for', 'rule out', 'r / o', 'equivocal', 'suspected', 'suspect', 'differential', 'borderline', 'cannot be excluded', '?', 'query', 'to exclude', 'exclude', 'difficult to exclude', 'differential considerations', 'consideration');
+const PRE_UNCERTAIN = seq('near complete resolution of', 'near-complete resolution of', 'near complete resolution', 'near-complete resolution', 'largely resolved', 'likely', 'most likely', 'more likely', 'less likely', 'probable', 'probably', 'prob', 'presumably', 'presumed', 'suggestive of', 'suggests', 'suggesting', 'favor', 'favour', 'favored', 'favoured', 'favoring', 'favouring', 'thought to be', 'thought to represent', 'felt to be', 'felt to represent', 'may represent', 'unlikely', 'either', 'and / or', 'cannot exclude', 'can not exclude', 'cannot rule out', 'can not rule out', 'not excluded', 'possible', 'possibly', 'may', 'might', 'could', 'questionable', 'question of', 'suspicious for', 'suspicious', 'concerning for', 'concern for', 'versus', 'vs', 'evaluate for', 'evaluation for', 'assess for', 'assessment for', 'rule out', 'r / o', 'equivocal', 'suspected', 'suspect', 'differential', 'borderline', 'cannot be excluded', '?', 'query', 'to exclude', 'exclude', 'difficult to exclude', 'differential considerations', 'consideration');
 const POST_NEGATION = seq('is not seen', 'are not seen', 'not seen', 'not identified', 'is not identified', 'are not identified', 'not visualized', 'not present', 'is absent', 'are absent', 'absent', 'has resolved', 'have resolved', 'resolved', 'no longer seen', 'no longer visualized', 'no longer present', 'no longer evident', 'has been removed', 'have been removed', 'removed', 'is excluded', 'has cleared', 'have cleared', 'not demonstrated', 'is not demonstrated', 'not evident', 'is not evident', 'ruled out', 'was ruled out', 'explanted', 'has re-expanded', 're-expanded', 'has reexpanded', 'reexpanded', 'has been re-expanded', 'has been explanted', 'out', 'withdrawn', 'has been withdrawn', 'excluded', 'has been excluded', 'have been excluded', 'are excluded');
-const POST_UNCERTAIN = seq('unlikely', 'is unlikely', 'considered unlikely', 'is considered unlikely', 'is likely', 'is probable', 'of doubtful significance', 'of uncertain significance', 'is a possibility', 'remains a possibility', 'a possibility', 'also possible', 'is also possible', 'is favored', 'is favoured', 'recommended', 'is recommended', 'suggested', 'is suggested', 'advised', 'is advised', 'to be considered', 'should be considered', 'cannot be excluded', 'can not be excluded', 'cannot be ruled out', 'not excluded', 'not ruled out', 'is possible', 'is suspected', 'is questioned', 'questioned', 'versus', 'vs', 'is not excluded', 'possibly', 'may', 'may be', 'might', 'could', 'is a consideration', 'is difficult to exclude', 'difficult to exclude', '?', 'is not clearly seen', 'not clearly seen', 'cannot be entirely excluded', 'cannot entirely be excluded', 'not entirely excluded', 'cannot be completely excluded', 'is doubtful', 'doubtful', 'not favored', 'is not favored', 'not favoured', 'is not favoured');
+const POST_UNCERTAIN = seq('suspected', 'is more likely', 'more likely', 'has largely resolved', 'have largely resolved', 'largely resolved', 'has largely cleared', 'have largely cleared', 'largely cleared', 'has almost resolved', 'almost resolved', 'nearly resolved', 'probably present', 'difficult to assess', 'unlikely', 'is unlikely', 'considered unlikely', 'is considered unlikely', 'is likely', 'is probable', 'of doubtful significance', 'of uncertain significance', 'is a possibility', 'remains a possibility', 'a possibility', 'also possible', 'is also possible', 'is favored', 'is favoured', 'recommended', 'is recommended', 'suggested', 'is suggested', 'advised', 'is advised', 'to be considered', 'should be considered', 'cannot be excluded', 'can not be excluded', 'cannot be ruled out', 'not excluded', 'not ruled out', 'is possible', 'is suspected', 'is questioned', 'questioned', 'versus', 'vs', 'is not excluded', 'possibly', 'may', 'may be', 'might', 'could', 'is a consideration', 'is difficult to exclude', 'difficult to exclude', '?', 'is not clearly seen', 'not clearly seen', 'cannot be entirely excluded', 'cannot entirely be excluded', 'not entirely excluded', 'cannot be completely excluded', 'is doubtful', 'doubtful', 'not favored', 'is not favored', 'not favoured', 'is not favoured');
 /** Words that name what makes an appearance without the finding: technique, position, overlying tissue, look-alikes. */
 const MIMICS = new Set(['rotation', 'rotated', 'projection', 'positioning', 'technique', 'overlying', 'overlapping', 'superimposition', 'superimposed', 'summation', 'breast', 'nipple', 'artefact', 'artifact', 'costochondral', 'end-on', 'vessel', 'vessels', 'clothing', 'jewellery', 'jewelry', 'braid']);
 
 /** The group of a finding (devices are placed, not seen by mistake). */
 const findingGroup = (name: string) => findingEntry(name)?.group;
+
+/** Words by which a sentence doubts its own denial (a film that cannot show it). */
+const DOUBTED_DENIAL = new Set(['insensitive', 'limited', 'suboptimal', 'obscured', 'obscures', 'unable']);
+
+/** Findings that name an appearance, which a report may go on to attribute to a finding of its own. */
+const APPEARANCES = new Set(['airspace opacity', 'interstitial opacity']);
+/** Words by which a sentence attributes an appearance to something ("due to", "representing", "likely"). */
+const ATTRIBUTION = new Set(['due', 'from', 'secondary', 'caused', 'related', 'representing', 'represents', 'represent', 'reflects', 'reflect', 'reflecting', 'likely', 'probably', 'compatible', 'consistent', 'keeping', 'attributable', 'thought', 'felt']);
 
 /** Verbs by which a sentence says what an appearance is ("may represent", "could reflect", "may be a"). */
 const IDENTITY_VERBS = new Set(['represent', 'represents', 'reflect', 'reflects', 'be', 'indicate', 'relate', 'correspond']);
@@ -107,7 +115,7 @@ function phraseFinding(tokens: string[]): string | null {
  * Phrases that contain a finding's word but name something else — pads and leads on the skin, a nipple marker —
  * read past as a whole so "defibrillator pads" is not a defibrillator.
  */
-const NOT_FINDINGS = seq('defibrillator pad', 'defibrillator pads', 'ecg lead', 'ecg leads', 'ekg lead', 'ekg leads', 'monitoring lead', 'monitoring leads', 'telemetry lead', 'telemetry leads', 'nipple marker', 'nipple markers', 'nipple shadow', 'nipple shadows', 'external pacing pads', 'pacing pads');
+const NOT_FINDINGS = seq('subcutaneous emphysema', 'surgical emphysema', 'soft tissue emphysema', 'subcutaneous air', 'subcutaneous gas', 'defibrillator pad', 'defibrillator pads', 'ecg lead', 'ecg leads', 'ekg lead', 'ekg leads', 'monitoring lead', 'monitoring leads', 'telemetry lead', 'telemetry leads', 'nipple marker', 'nipple markers', 'nipple shadow', 'nipple shadows', 'external pacing pads', 'pacing pads');
 
 function findMentions(ws: Word[]): Span[] {
   const spans: Span[] = [];
@@ -140,6 +148,20 @@ function findMentions(ws: Word[]): Span[] {
     if (after < ws.length && LIST_WORDS.has(ws[m.to]!.lower) && !covered(after) && m.to - m.from >= 2) {
       const finding = phraseFinding([ws[m.from]!.lower, ws[after]!.lower]);
       if (finding) spans.push({ finding, from: after, to: after + 1 });
+    }
+  }
+  // "Healed fractures of the left fifth and sixth ribs", "fracture of the right clavicle": an unspecified fracture
+  // whose own phrase names the bone is that kind.
+  for (const m of spans) {
+    if (m.finding !== 'fracture') continue;
+    for (let j = m.to; j < Math.min(ws.length, m.to + 8); j++) {
+      const w = ws[j]!.lower;
+      if (TERMINATORS.has(w) || w === ',' || spans.some((o) => o.from === j)) break;
+      const kind = /^ribs?$/.test(w) ? 'rib fracture' : /^clavicles?$/.test(w) ? 'clavicle fracture' : null;
+      if (kind) {
+        m.finding = kind;
+        break;
+      }
     }
   }
   return spans.sort((a, b) => a.from - b.from);
@@ -198,6 +220,8 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
       if (mentions.some((o) => o.from === j) && !ws.slice(m.to, j).every((x) => LIST_WORDS.has(x.lower))) break;
       // "The tip of the tube is not seen below the diaphragm" is about where the tip is, not whether the tube is.
       if (w === 'tip' || w === 'position') break;
+      // "Courses below the diaphragm and out of view" says where it goes, not that it is gone.
+      if (longestAt(ws, j, PSEUDO)) break;
       // "Opacity may represent pneumonia", "density may be a healing fracture": the modal hedges what the appearance
       // is, not that it is there.
       if (['may', 'might', 'could', 'possibly'].includes(w) && IDENTITY_VERBS.has(ws[j + 1]?.lower ?? '')) break;
@@ -238,6 +262,26 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
     const mimic = after.find((w, j) => MIMICS.has(w) || (w === 'soft' && after[j + 1] === 'tissue') || (w === 'skin' && after[j + 1] === 'fold') || (w === 'fat' && after[j + 1] === 'pad') || (w === 'bone' && after[j + 1] === 'island'));
     const apparent = before.find((w) => w === 'apparent' || w === 'apparently' || w === 'pseudo');
     if (mimic || apparent) result[k] = { status: 'uncertain', trigger: mimic ?? apparent! };
+  });
+  // "No definite free air, although the supine technique is insensitive for this": a denial the sentence itself
+  // doubts is no key.
+  if (ws.some((w) => DOUBTED_DENIAL.has(w.lower))) mentions.forEach((_, k) => {
+    if (result[k]!.status === 'absent') result[k] = { status: 'uncertain', trigger: 'denial doubted' };
+  });
+  // An appearance the sentence puts down to another finding ("linear opacities which are likely scarring", "complete
+  // opacification ... with a large effusion", "opacity from the effusion") is that finding, not one of its own: no key.
+  // Put down to a diagnosis ("opacity consistent with pneumonia") it stays, for the differential question.
+  mentions.forEach((m, k) => {
+    if (!APPEARANCES.has(m.finding) || result[k]!.status !== 'present') return;
+    const sentenceEnd = ws.findIndex((w, i) => i >= m.to && (w.lower === '.' || w.lower === ';'));
+    const explainedBy = mentions.find((o) => {
+      if (o === m || APPEARANCES.has(o.finding) || findingEntry(o.finding)?.diagnosis || findingGroup(o.finding) === 'devices') return false;
+      const opacification = /opacification/.test(ws.slice(m.from, m.to).map((w) => w.lower).join(' ')) && o.finding === 'pleural effusion';
+      if (opacification) return true;
+      if (o.from < m.to || (sentenceEnd >= 0 && o.from > sentenceEnd)) return false;
+      return ws.slice(m.to, o.from).some((w) => ATTRIBUTION.has(w.lower));
+    });
+    if (explainedBy) result[k] = { status: 'uncertain', trigger: `explained as ${explainedBy.finding}` };
   });
   return result;
 }

@@ -28,6 +28,8 @@ const Finding = z.object({
   diagnosis: z.boolean().optional(),
   /** How an option names it when the canonical name reads badly in a question. */
   label: z.string().optional(),
+  /** A countable finding's name on both sides ("pleural effusions"): "Bilateral pleural effusions", not "effusion". */
+  pluralLabel: z.string().optional(),
   /** The name is plural ("degenerative changes"): "are", not "is". */
   plural: z.boolean(),
   /** Whether questions are asked about it (an unspecified "fracture" is read, never keyed). */
@@ -41,6 +43,8 @@ const Vocabulary = z.object({ $comment: z.string(), provenance: z.record(z.strin
   const names = new Set(v.findings.map((f) => f.name));
   if (names.size !== v.findings.length) ctx.addIssue({ code: 'custom', message: 'two findings share a name' });
   for (const f of v.findings) for (const o of f.overlaps) if (!names.has(o)) ctx.addIssue({ code: 'custom', path: ['findings', f.name, 'overlaps'], message: `unknown finding "${o}"` });
+  // A phrase is matched word by word: a character the word splitter drops ("rib #") would leave "rib" alone.
+  for (const f of v.findings) for (const p of f.phrases) if (!/^[\p{L}\p{N}' *\-/]+$/u.test(p)) ctx.addIssue({ code: 'custom', path: ['findings', f.name, 'phrases'], message: `"${p}": letters, digits, spaces, hyphens and a trailing * only` });
 });
 
 const VOCABULARY_FILE = new URL('./vocabulary/findings.json', import.meta.url);

@@ -17,7 +17,7 @@ interface Evidence extends FindingMention { section: string; sentence: string }
 
 const G = 'Geometric Information Assessment';
 /** Regions that name the same part of a lung ("base", "lower zone", "lower lobe" on a frontal film). */
-const REGION_FAMILY: Record<string, string> = { base: 'lower', 'lower zone': 'lower', 'lower lobe': 'lower', apex: 'upper', 'upper zone': 'upper', 'upper lobe': 'upper', 'middle lobe': 'middle', 'mid zone': 'middle', perihilar: 'hilar', hilum: 'hilar', retrocardiac: 'retrocardiac', 'costophrenic angle': 'lower', lingula: 'middle', mediastinum: 'mediastinum' };
+const REGION_FAMILY: Record<string, string> = { base: 'lower', 'lower zone': 'lower', 'lower lobe': 'lower', apex: 'upper', 'upper zone': 'upper', 'upper lobe': 'upper', 'middle lobe': 'middle', 'mid zone': 'middle', perihilar: 'hilar', hilum: 'hilar', retrocardiac: 'lower', 'costophrenic angle': 'lower', lingula: 'middle', mediastinum: 'mediastinum' };
 /** Words by which a report attributes an appearance to a diagnosis. */
 const DIAGNOSIS_LINK = /\b(?:consistent with|suggestive of|compatible with|in keeping with|likely (?:represents?|reflects?|due to)|represents?|reflects?|concerning for|suspicious for|due to|secondary to|indicat(?:es|ing|ive of)|characteristic of|typical of|diagnostic of)\b/i;
 const P = 'Presence Assessment';
@@ -50,6 +50,9 @@ export function gradeOf(sentence: string, phrase: string, finding?: string): { v
 const N = 'Negation Assessment';
 const L = 'Location and Distribution Assessment';
 const D = 'Differential Diagnosis';
+
+/** What a differential question may ask the cause of. */
+const LUNG_APPEARANCES = new Set(['airspace opacity', 'interstitial opacity', 'consolidation', 'nodule', 'mass', 'cavitation']);
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const SIDE_PHRASE: Record<Side, string> = { left: 'Left', right: 'Right', bilateral: 'Both sides,' };
@@ -145,7 +148,7 @@ const be = (entry: FindingEntry) => (entry.plural ? 'are' : 'is');
 /** A finding's name as running text. */
 const nameOf = (entry: FindingEntry) => entry.label?.toLowerCase() ?? entry.name;
 /** The side variants of a finding, as options say them. */
-const SIDED: Record<Side, (label: string) => string> = { left: (l) => `Left-sided ${l}`, right: (l) => `Right-sided ${l}`, bilateral: (l) => `Bilateral ${l}` };
+const SIDED: Record<Side, (label: string, entry: FindingEntry) => string> = { left: (l) => `Left-sided ${l}`, right: (l) => `Right-sided ${l}`, bilateral: (l, e) => `Bilateral ${e.pluralLabel ?? l}` };
 
 /**
  * Template questions from one report (offline, no model): presence of each finding the report asserts, negation
@@ -202,7 +205,7 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     let answer: string;
     let variants: string[];
     if (e.status === 'absent') {
-      if (entry.laterality === 'lateral') variants = (['left', 'right', 'bilateral'] as const).map((side) => SIDED[side](label));
+      if (entry.laterality === 'lateral') variants = (['left', 'right', 'bilateral'] as const).map((side) => SIDED[side](label, entry));
       else if (entry.scale) variants = SCALES[entry.scale].map((g) => `${g} ${label}`);
       else continue;
       answer = denial;
@@ -211,8 +214,8 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
       const grade = gradeOf(e.sentence, e.phrase, e.finding);
       const grades = new Set(present.filter((x) => x.finding === e.finding).map((x) => gradeOf(x.sentence, x.phrase, x.finding)?.value ?? null));
       if (entry.laterality === 'lateral' && e.side !== null && !e.placeAmbiguous && sides.size === 1) {
-        answer = SIDED[e.side](label);
-        variants = (['left', 'right', 'bilateral'] as const).filter((side) => side !== e.side).map((side) => SIDED[side](label));
+        answer = SIDED[e.side](label, entry);
+        variants = (['left', 'right', 'bilateral'] as const).filter((side) => side !== e.side).map((side) => SIDED[side](label, entry));
       } else if (entry.scale && grade && grades.size === 1 && sides.size === 1) {
         answer = `${grade.value} ${label}`;
         variants = grade.scale.filter((g) => g !== grade.value).map((g) => `${g} ${label}`);
@@ -246,8 +249,9 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
   for (const e of present) {
     const entry = findingEntry(e.finding)!;
     if (!hasSide(entry) || e.side === null || e.placeAmbiguous || done.has(`L|${e.finding}`)) continue;
-    // Only one side of this finding in the report, or the question has two right answers.
-    if (new Set(evidence.filter((x) => x.finding === e.finding && x.status !== 'absent').map((x) => x.side)).size > 1) continue;
+    // Only one side and one region of this finding in the report, or the question has two right answers.
+    const elsewhere = evidence.filter((x) => x.finding === e.finding && x.status !== 'absent');
+    if (new Set(elsewhere.map((x) => x.side)).size > 1 || new Set(elsewhere.map((x) => x.region).filter((r) => r !== null)).size > 1) continue;
     const region = e.region !== null && entry.regions.includes(e.region) ? e.region : null;
     // A finding that always has a side has no fourth place without a region: "Not lateralised (midline)" would be a
     // three-option question in disguise, so no question.
@@ -256,8 +260,8 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const phrase = (side: Side, r: string | null) => (r ? `${SIDE_PHRASE[side]} ${r}` : side === 'bilateral' ? 'Both sides' : `${SIDE_PHRASE[side]} side`);
     const answer = phrase(e.side, region);
     const other: Side = e.side === 'left' ? 'right' : 'left';
-    // There is no left middle lobe and no right lingula.
-    const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right') && !(r === 'lingula' && side !== 'left');
+    // There is no left middle lobe, no right lingula, and no retrocardiac region on both sides or on the right.
+    const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right') && !((r === 'lingula' || r === 'retrocardiac') && side !== 'left');
     let distractors: string[];
     if (region) {
       // Other places the finding can be, from other parts of the lung: "left base" and "left lower zone" would both be right.
@@ -276,7 +280,8 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
   for (const e of present) {
     const entry = findingEntry(e.finding)!;
     if (!entry.diagnosis || done.has(`D|${e.finding}`)) continue;
-    const appearance = evidence.find((x) => x.sentence === e.sentence && x.status === 'present' && !findingEntry(x.finding)!.diagnosis);
+    // The appearance is a lung opacity: "cardiomegaly … in keeping with fluid overload" does not make the heart's size a sign of oedema.
+    const appearance = evidence.find((x) => x.sentence === e.sentence && x.status === 'present' && LUNG_APPEARANCES.has(x.finding));
     // Only when the sentence says the appearance IS the diagnosis ("opacity consistent with pneumonia"), not when it
     // lists both ("consolidation and pulmonary edema").
     if (!appearance || !DIAGNOSIS_LINK.test(e.sentence)) continue;
