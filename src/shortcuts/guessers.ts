@@ -1,6 +1,6 @@
 import { LETTERS, type Letter, type Question } from '../core/question.js';
-import { keyedRandom } from '../models/baselines/hash-seed.js';
-import { predictTextOnly, trainTextOnly } from '../models/baselines/text-only.js';
+import { fnv1a } from '../core/fnv1a.js';
+import { optionFeatures, predictFromFeatures, trainTextOnlyOnFeatures } from '../models/baselines/text-only.js';
 import { contentTokens, tokens } from '../models/baselines/tokens.js';
 
 /** What a blind guesser sees of a question: its wording and options, never the image or the report. */
@@ -29,7 +29,8 @@ export interface BlindGuesser {
 export function pickBest(item: BlindItem, guesser: string, scores: readonly number[]): Letter {
   const best = Math.max(...scores);
   const tied = scores.flatMap((s, i) => (s === best ? [i] : []));
-  return LETTERS[tied[Math.floor(keyedRandom(0, `${guesser}\u0000${item.id}`) * tied.length)]!]!;
+  if (tied.length === 1) return LETTERS[tied[0]!]!;
+  return LETTERS[tied[fnv1a(`${guesser}\u0000${item.id}`) % tied.length]!]!;
 }
 
 /** An option's text as the frequency guesser counts it: case, spacing and a closing full stop do not matter. */
@@ -76,6 +77,22 @@ export function oddOneOut(item: BlindItem): Letter {
   return pickBest(item, 'odd-one-out', apartness);
 }
 
+/** Each question's text-only features, hashed once however often the audit fits and refits (an item is not changed). */
+const FEATURES = new WeakMap<BlindItem, Uint32Array[]>();
+function featuresOf(item: BlindItem): Uint32Array[] {
+  let f = FEATURES.get(item);
+  if (!f) FEATURES.set(item, (f = optionFeatures(item)));
+  return f;
+}
+
+/** Each question's option keys, normalised once. */
+const KEYS = new WeakMap<BlindItem, string[]>();
+function keysOf(item: BlindItem): string[] {
+  let k = KEYS.get(item);
+  if (!k) KEYS.set(item, (k = item.options.map(optionKey)));
+  return k;
+}
+
 /** The built-in blind guessers, in the order the card lists them. */
 export const BLIND_GUESSERS: readonly BlindGuesser[] = [
   {
@@ -96,15 +113,14 @@ export const BLIND_GUESSERS: readonly BlindGuesser[] = [
       const shown = new Map<string, number>();
       const keyed = new Map<string, number>();
       for (const q of train) {
-        q.options.forEach((o, i) => {
-          const k = optionKey(o);
+        keysOf(q).forEach((k, i) => {
           shown.set(k, (shown.get(k) ?? 0) + 1);
           if (LETTERS[i] === q.answer) keyed.set(k, (keyed.get(k) ?? 0) + 1);
         });
       }
       // Smoothed towards chance (1 in 4), so a text seen once as the key does not outrank one seen 50 times at 60%.
-      const rate = (o: string) => ((keyed.get(optionKey(o)) ?? 0) + 1) / ((shown.get(optionKey(o)) ?? 0) + 4);
-      return (item) => pickBest(item, 'option-frequency', item.options.map(rate));
+      const rate = (k: string) => ((keyed.get(k) ?? 0) + 1) / ((shown.get(k) ?? 0) + 4);
+      return (item) => pickBest(item, 'option-frequency', keysOf(item).map(rate));
     },
   },
   {
@@ -138,9 +154,9 @@ export const BLIND_GUESSERS: readonly BlindGuesser[] = [
     name: 'text-only',
     description: "cxrbench's text-only classifier (naive Bayes over option words, question–option word pairs, position, length, negation)",
     learned: true,
-    async fit(train) {
-      const model = await trainTextOnly(train);
-      return (item) => predictTextOnly(model, item).letter;
+    fit(train) {
+      const model = trainTextOnlyOnFeatures(train.map((q) => ({ features: featuresOf(q), answer: q.answer })));
+      return (item) => predictFromFeatures(model, featuresOf(item));
     },
   },
 ];

@@ -38,21 +38,48 @@ export interface TextOnlyModel {
   trainedOn: number;
 }
 
+/** The hashed features of each of a question's four options: what training (each once) and prediction (all) read. */
+export function optionFeatures(question: Wording): Uint32Array[] {
+  return question.options.map((_, index) => Uint32Array.from(features(question, index)));
+}
+
 /** Trains the blind (no image) classifier on questions with their answers: naive Bayes over option features. */
 export async function trainTextOnly(train: AsyncIterable<Wording & Pick<Question, 'answer'>> | Iterable<Wording & Pick<Question, 'answer'>>): Promise<TextOnlyModel> {
-  const correct = new Float64Array(BUCKETS);
-  const incorrect = new Float64Array(BUCKETS);
-  let nCorrect = 0;
-  let nIncorrect = 0;
-  for await (const q of train) {
-    q.options.forEach((_, index) => {
-      const isCorrect = LETTERS[index] === q.answer;
-      const counts = isCorrect ? correct : incorrect;
-      for (const f of new Set(features(q, index))) counts[f]!++;
-      if (isCorrect) nCorrect++;
-      else nIncorrect++;
-    });
-  }
+  const counted = newCounts();
+  for await (const q of train) countQuestion(counted, optionFeatures(q), q.answer);
+  return modelFrom(counted);
+}
+
+/**
+ * Trains on features worked out before ({@link optionFeatures}): a caller that fits many times on overlapping
+ * questions (the shortcut audit's cross-fitting, round after round) hashes each question once.
+ */
+export function trainTextOnlyOnFeatures(train: Iterable<{ features: Uint32Array[]; answer: Question['answer'] }>): TextOnlyModel {
+  const counted = newCounts();
+  for (const q of train) countQuestion(counted, q.features, q.answer);
+  return modelFrom(counted);
+}
+
+/** Scores the four options from their features, as {@link predictTextOnly} does; the highest wins (the earlier letter on a tie). */
+export function predictFromFeatures(model: TextOnlyModel, features: Uint32Array[]): (typeof LETTERS)[number] {
+  const scores = features.map((fs) => fs.reduce((sum, f) => sum + model.weights[f]!, 0));
+  return LETTERS[scores.reduce((best, score, i) => (score > scores[best]! ? i : best), 0)]!;
+}
+
+interface Counts { correct: Float64Array; incorrect: Float64Array; nCorrect: number; nIncorrect: number }
+const newCounts = (): Counts => ({ correct: new Float64Array(BUCKETS), incorrect: new Float64Array(BUCKETS), nCorrect: 0, nIncorrect: 0 });
+
+function countQuestion(c: Counts, features: Uint32Array[], answer: Question['answer']): void {
+  features.forEach((fs, index) => {
+    const isCorrect = LETTERS[index] === answer;
+    const counts = isCorrect ? c.correct : c.incorrect;
+    for (const f of new Set(fs)) counts[f]!++;
+    if (isCorrect) c.nCorrect++;
+    else c.nIncorrect++;
+  });
+}
+
+function modelFrom({ correct, incorrect, nCorrect, nIncorrect }: Counts): TextOnlyModel {
   const weights = new Float64Array(BUCKETS);
   for (let f = 0; f < BUCKETS; f++) {
     weights[f] = Math.log((correct[f]! + 1) / (nCorrect + 2)) - Math.log((incorrect[f]! + 1) / (nIncorrect + 2));
