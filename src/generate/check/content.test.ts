@@ -22,6 +22,7 @@ const cases: { name: string; q: Partial<GeneratedQuestion>; status?: Map<string,
   { name: 'comparison with a prior study (c3)', q: { question: 'Compared with the prior film, which finding is present?' }, expect: ['c3 comparison-content'] },
   { name: 'an answer the report rules out, and a distractor it supports (c3)', q: { answer: 'B' }, expect: ['c3 answer-unsupported', 'c3 distractor-supported'] },
   { name: 'a distractor the report supports: two true options (c3)', q: {}, status: new Map([['pleural effusion', 'present'], ['pleural thickening', 'uncertain']]), expect: ['c3 distractor-supported'] },
+  { name: 'a distractor the report implies: oedema makes vascular congestion true too (c3)', q: { options: ['Pulmonary edema', 'Pulmonary vascular congestion', 'Pneumothorax', 'Pleural plaque'], category: 'Other Pulmonary Diagnosis' }, status: new Map([['pulmonary edema', 'present']]), expect: ['c3 distractor-implied'] },
   { name: '"which is absent?" with a distractor the report does not mention (c3)', q: { task: 'Negation Assessment', question: 'Which of the following findings is absent?', answer: 'B' }, status: new Map([['pneumothorax', 'absent'], ['pleural effusion', 'present']]), expect: ['c3 distractor-not-present', 'c3 distractor-not-present'] },
 ];
 for (const c of cases) test(`content checks: ${c.name}`, () => assert.deepEqual(rules(c.q, c.status), c.expect));

@@ -1,6 +1,7 @@
 import { assertFindings } from '../assertion.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { COMPARISON_WORDS } from '../offline-generator.js';
+import { findingEntry } from '../lexicon.js';
 import { words } from '../words.js';
 
 const NEGATION_TASK = 'Negation Assessment';
@@ -53,6 +54,10 @@ export function contentFailures(q: GeneratedQuestion, reportStatus: Map<string, 
       // "Which is absent?" needs every other option reported present; "which is present?" needs none of them present or hedged.
       if (claimed.status === 'absent' && dSaid !== 'present') failures.push(['c3', `distractor-not-present: the report ${dSaid === undefined ? 'does not mention' : `says ${dSaid} for`} "${d}", so it may be absent too`]);
       if (claimed.status === 'present' && (dSaid === 'present' || dSaid === 'uncertain')) failures.push(['c3', `distractor-supported: the report also says ${dSaid} for "${d}", so two options may be true`]);
+      // A distractor implied by what the report has ("vascular congestion" beside oedema) may be true too — caught
+      // here for a model's questions as for the templates' (issue #23).
+      const implied = claimed.status === 'present' && dSaid === undefined ? [...reportStatus].find(([name, st]) => st === 'present' && name !== d && (findingEntry(name)?.overlaps.includes(d) ?? false)) : undefined;
+      if (implied) failures.push(['c3', `distractor-implied: the report says ${implied[1]} for "${implied[0]}", which overlaps "${d}", so it may be true too`]);
     }
   }
   return failures;
