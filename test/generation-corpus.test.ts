@@ -104,7 +104,7 @@ interface Judgement { item_id: string; key_correct: boolean; correct_options: st
  * rules nor the other judgements. The judgements are of those items, fixed: rules changed since are measured by the
  * binding corpus above, and the next judging round.
  */
-export function judgedRates(round: 'before' | 'after') {
+export function judgedRates(round: 'before' | 'after' | 'round3') {
   const read = <T>(name: string) => readFileSync(new URL(`./fixtures/generation-corpus/judged/${round}-${name}.jsonl`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
   const items = read<JudgedItem>('items');
   const judgements = new Map(read<Judgement>('judgements').map((j) => [j.item_id, j]));
@@ -135,5 +135,10 @@ test('judged items (before #23): every item judged once; the rates are printed',
 
 test('judged items (after the #23 rules): every item judged once; the rates are printed', () => {
   const r = judgedRates('after');
+  assert.deepEqual(Object.keys(r).sort(), ['dev', 'heldout']);
+});
+
+test('judged items (round 3, after the second round fixes): every item judged once; the rates are printed', () => {
+  const r = judgedRates('round3');
   assert.deepEqual(Object.keys(r).sort(), ['dev', 'heldout']);
 });
