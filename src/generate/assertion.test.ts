@@ -13,6 +13,22 @@ const cases: [string, [string, string, string | null][]][] = [
   ['Small right pleural effusion cannot be entirely excluded.', [['pleural effusion', 'uncertain', 'right']]],
   ['Hazy opacity at the left base, atelectasis or effusion.', [['airspace opacity', 'present', 'left'], ['atelectasis', 'uncertain', null], ['pleural effusion', 'uncertain', null]]],
   ['No pneumothorax, effusion, or consolidation.', [['pneumothorax', 'absent', null], ['pleural effusion', 'absent', null], ['consolidation', 'absent', null]]],
+  // Issue #23: hedges, alternatives, look-alikes, explanations, doubted denials, things that are not findings, and
+  // a side that belongs only to its own finding.
+  ['Likely small hiatal hernia.', [['hiatal hernia', 'uncertain', null]]],
+  ['Patchy opacities in the lingula, suggestive of pneumonia.', [['airspace opacity', 'present', 'left'], ['pneumonia', 'uncertain', 'left']]],
+  ['Consolidation in the right middle lobe, pneumonia or aspiration.', [['consolidation', 'present', 'right'], ['pneumonia', 'uncertain', null]]],
+  ['The apparent widening of the mediastinum is due to rotation.', [['mediastinal widening', 'uncertain', null]]],
+  ['Linear opacities at the left base which are likely scarring.', [['airspace opacity', 'uncertain', 'left'], ['scarring', 'uncertain', 'left']]],
+  ['No definite free air, although the supine technique is insensitive for this.', [['pneumoperitoneum', 'uncertain', null]]],
+  ['ECG leads and defibrillator pads overlie the chest; no pacemaker.', [['pacemaker', 'absent', null]]],
+  ['Subcutaneous emphysema in the left chest wall and a small left pneumothorax.', [['pneumothorax', 'present', 'left']]],
+  ['Left pleural effusion and atelectasis.', [['pleural effusion', 'present', 'left'], ['atelectasis', 'present', null]]],
+  ['Moderate left pleural effusion with adjacent atelectasis.', [['pleural effusion', 'present', 'left'], ['atelectasis', 'present', 'left']]],
+  ['Linear atelectasis is seen at the left base.', [['atelectasis', 'present', 'left']]],
+  ['Healed fractures of the left fifth and sixth ribs.', [['rib fracture', 'present', 'left']]],
+  ['The right upper lobe collapse has re-expanded.', [['atelectasis', 'absent', 'right']]],
+  ['The NG tube courses below the diaphragm and out of view.', [['nasogastric tube', 'present', null]]],
 ];
 for (const [sentence, expected] of cases) {
   test(`assertion: ${sentence}`, () => assert.deepEqual(assertFindings(sentence).map((m) => [m.finding, m.status, m.side]), expected));
@@ -39,4 +55,30 @@ test('location distractors never name the same part of the lung as the answer', 
   const answer = q.options['ABCD'.indexOf(q.answer)]!;
   assert.equal(answer, 'Left base');
   for (const o of q.options) if (o !== answer) assert.doesNotMatch(o, /^Left (?:lower zone|lower lobe|costophrenic)/, `${o} means the same as ${answer}`);
+});
+
+/** A question's text, options in order, and its key's text. */
+const shown = (q: ReturnType<typeof generateOffline>[number]) => ({ question: q.question, options: [...q.options].sort(), key: q.options['ABCD'.indexOf(q.answer)] });
+
+test('issue #23 templates: no side-only location for a finding that always has a side; grades on the finding\'s own scale; "regarding X" keyed by the side, with the denial among the options', () => {
+  const qs = generateOffline(report('Small left pleural effusion.'));
+  assert.deepEqual(qs.filter((q) => q.task === 'Location and Distribution Assessment'), [], 'no "Not lateralised (midline)" filler');
+  assert.deepEqual(qs.filter((q) => q.task === 'Geometric Information Assessment').map(shown), [{ question: 'How large is the pleural effusion on this radiograph?', options: ['Large', 'Moderate', 'Not present', 'Small'], key: 'Small' }]);
+  assert.deepEqual(qs.filter((q) => q.question.includes('regarding')).map(shown), [{ question: 'What does this chest radiograph show regarding pleural effusion?', options: ['Bilateral pleural effusions', 'Left-sided pleural effusion', 'No pleural effusion', 'Right-sided pleural effusion'], key: 'Left-sided pleural effusion' }]);
+  // "Small cardiomegaly" is no grade; plural findings take "are".
+  assert.deepEqual(generateOffline(report('Small cardiomegaly.')).filter((q) => q.task === 'Geometric Information Assessment'), []);
+  assert.deepEqual(generateOffline(report('Mild degenerative changes of the thoracic spine.')).filter((q) => q.task === 'Geometric Information Assessment').map(shown), [{ question: 'How severe are the degenerative changes on this radiograph?', options: ['Mild', 'Moderate', 'None are present', 'Severe'], key: 'Mild' }]);
+  // A grade given against the prior is no grade question; the finding is still there now.
+  const compared = generateOffline(report('Slightly smaller moderate right pleural effusion.'));
+  assert.deepEqual(compared.filter((q) => q.task === 'Geometric Information Assessment'), []);
+  assert.ok(compared.some((q) => q.task === 'Presence Assessment' && shown(q).key === 'Pleural effusion'));
+});
+
+test('issue #23 distractors: never a finding the report implies (oedema → vascular congestion), never one overlapping the key', () => {
+  for (let seed = 0; seed < 20; seed++) {
+    for (const q of generateOffline(report('Moderate cardiomegaly. Mild interstitial pulmonary oedema. Small hiatus hernia.'), seed)) {
+      if (q.task !== 'Presence Assessment') continue;
+      assert.ok(!q.options.includes('Pulmonary vascular congestion') && !q.options.includes('Interstitial opacity'), `${seed}: ${q.options.join(', ')}`);
+    }
+  }
 });
