@@ -443,6 +443,23 @@ function predicateMentions(sentence: string): FindingMention[] {
 }
 
 /**
+ * The side and region a short text names — an option such as "Left base", "Right lower lobe", "Both sides" —
+ * read with the same words as report sentences; null where it names none.
+ */
+export function placeOf(text: string): { side: Side | null; region: string | null } {
+  const ws = words(text);
+  let side: Side | null = null;
+  let region: string | null = null;
+  for (let i = 0; i < ws.length; i++) {
+    const found = placeWords(ws, i, false);
+    side ??= found.side;
+    region ??= found.region;
+  }
+  if (side === null && /\bboth sides\b/i.test(text)) side = 'bilateral';
+  return { side, region };
+}
+
+/**
  * What one report sentence asserts about each finding of the lexicon it names: present, absent (negated) or
  * uncertain (hedged), with the side and region the sentence gives. One mention per finding and side; a normal
  * heart statement ("heart size is normal") counts as cardiomegaly absent.

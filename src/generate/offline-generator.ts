@@ -17,7 +17,7 @@ interface Evidence extends FindingMention { section: string; sentence: string }
 
 const G = 'Geometric Information Assessment';
 /** Regions that name the same part of a lung ("base", "lower zone", "lower lobe" on a frontal film). */
-const REGION_FAMILY: Record<string, string> = { base: 'lower', 'lower zone': 'lower', 'lower lobe': 'lower', apex: 'upper', 'upper zone': 'upper', 'upper lobe': 'upper', 'middle lobe': 'middle', 'mid zone': 'middle', perihilar: 'hilar', hilum: 'hilar', retrocardiac: 'lower', 'costophrenic angle': 'lower', lingula: 'middle', mediastinum: 'mediastinum' };
+export const REGION_FAMILY: Record<string, string> = { base: 'lower', 'lower zone': 'lower', 'lower lobe': 'lower', apex: 'upper', 'upper zone': 'upper', 'upper lobe': 'upper', 'middle lobe': 'middle', 'mid zone': 'middle', perihilar: 'hilar', hilum: 'hilar', retrocardiac: 'lower', 'costophrenic angle': 'lower', lingula: 'middle', mediastinum: 'mediastinum' };
 /** Words by which a report attributes an appearance to a diagnosis. */
 const DIAGNOSIS_LINK = /\b(?:consistent with|suggestive of|compatible with|in keeping with|likely (?:represents?|reflects?|due to)|represents?|reflects?|concerning for|suspicious for|due to|secondary to|indicat(?:es|ing|ive of)|characteristic of|typical of|diagnostic of)\b/i;
 const P = 'Presence Assessment';

@@ -7,6 +7,7 @@ import { readCorpus } from '../corpus/read-corpus.js';
 import { writeFileAtomically } from '../dataset/sources/atomic-write.js';
 import { detectPhi } from '../phi/detect.js';
 import { contentFailures } from './check/content.js';
+import { locationFailures } from './check/location.js';
 import { allPairsIfSmall, diversityFilter, diversityText } from './check/diversity.js';
 import type { Rejection } from './check/rejection.js';
 import { reviewSample } from './check/review-sample.js';
@@ -92,7 +93,7 @@ function splitOf(key: string, splits: GenerateSettings['splits'], seed: number):
 function noQuestionReason(report: CorpusReport): string {
   if (report.images.length === 0) return 'no images: a ReXVQA record needs at least one image path (corpus import --images-csv)';
   const evidence = reportEvidence(report);
-  if (evidence.length === 0) return 'no finding of the lexicon is named in findings or impression (outside comparison sentences)';
+  if (evidence.length === 0) return 'no finding of the vocabulary is named in findings or impression';
   return 'findings named, but none gave a question the templates accept (e.g. too few findings the report does not support to serve as distractors)';
 }
 
@@ -175,7 +176,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       if (fromModel) count('generation', false);
       const record = toGeneratedRecord(q, safe);
       const structural = structuralFailures(record, q.id);
-      const content = contentFailures(q, status);
+      const content = [...contentFailures(q, status), ...locationFailures(q, evidence)];
       const phi = detectPhi(`${q.question}\n${q.options.join('\n')}\n${q.explanation}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`]);
       for (const v of ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi']) count(v, [...structural, ...content, ...phi].some(([name]) => name === v));
       const failures = [...structural, ...content, ...phi];

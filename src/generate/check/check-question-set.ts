@@ -9,6 +9,7 @@ import { detectPhi } from '../../phi/detect.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { reportEvidence, reportStatus } from '../offline-generator.js';
 import { contentFailures } from './content.js';
+import { locationFailures } from './location.js';
 import { allPairsIfSmall, diversityFilter, diversityText } from './diversity.js';
 import type { Rejection } from './rejection.js';
 import type { Embedder } from '../../models/embeddings.js';
@@ -57,7 +58,8 @@ export async function checkQuestionSet(path: string, similarity: number, embedde
     const sections = reportSections(q.meta);
     const asReport: CorpusReport = { id: q.studyId, patientId: null, sections, images: [], source: { file: q.split, record: q.id } };
     const generated = asGenerated(q);
-    const failures = [...contentFailures(generated, reportStatus(reportEvidence(asReport))), ...detectPhi(`${q.text}\n${q.options.join('\n')}\n${q.explanation ?? ''}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`])];
+    const evidence = reportEvidence(asReport);
+    const failures = [...contentFailures(generated, reportStatus(evidence)), ...locationFailures(generated, evidence), ...detectPhi(`${q.text}\n${q.options.join('\n')}\n${q.explanation ?? ''}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`])];
     for (const [validator, reason] of failures) {
       failedBy.get(validator)!.add(q.id);
       rejections.push({ questionId: q.id, reportId: q.studyId, validator, reason });

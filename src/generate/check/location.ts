@@ -1,0 +1,39 @@
+import { assertFindings, placeOf, type FindingMention } from '../assertion.js';
+import type { GeneratedQuestion } from '../generated-question.js';
+import { findingEntry } from '../lexicon.js';
+import { REGION_FAMILY } from '../offline-generator.js';
+
+const LOCATION_TASK = 'Location and Distribution Assessment';
+const WHERE = /^where (?:is|are) the (.+?) (?:located|seen|situated)\??$/i;
+
+/** Whether two regions name the same part of the lung ("base" and "lower zone"), or either is not given. */
+const sameFamily = (a: string | null, b: string | null) => a === null || b === null || a === b || (REGION_FAMILY[a] !== undefined && REGION_FAMILY[a] === REGION_FAMILY[b]);
+
+/**
+ * c3 for location questions, from any generator (issue #23): the keyed place is the one the report binds to the
+ * finding — its side, and its region where both give one — no other option is that place too, and no option is a
+ * place the finding cannot be (a midline for a finding that always has a side, a region it never occupies). A
+ * question worded otherwise, or about a finding the vocabulary does not know, is not judged here.
+ */
+export function locationFailures(q: GeneratedQuestion, evidence: readonly FindingMention[]): [string, string][] {
+  if (q.task !== LOCATION_TASK) return [];
+  const name = WHERE.exec(q.question.trim())?.[1];
+  const finding = name ? assertFindings(name)[0]?.finding : undefined;
+  const entry = finding ? findingEntry(finding) : undefined;
+  if (!finding || !entry) return [];
+  const failures: [string, string][] = [];
+  const bound = evidence.filter((e) => e.finding === finding && e.status !== 'absent' && e.side !== null && !e.placeAmbiguous);
+  const sides = new Set(bound.map((e) => e.side));
+  const regions = [...new Set(bound.map((e) => e.region).filter((r): r is string => r !== null))];
+  const answerIndex = 'ABCD'.indexOf(q.answer);
+  const places = q.options.map((o) => ({ option: o, ...placeOf(o), midline: /\bmidline\b/i.test(o) }));
+  const matches = (p: (typeof places)[number]) => p.side !== null && sides.has(p.side) && regions.length <= 1 && sameFamily(p.region, regions[0] ?? null);
+  if (sides.size !== 1) failures.push(['c3', `location-unsupported: the report binds ${sides.size === 0 ? 'no side' : 'more than one side'} to ${finding}`]);
+  else if (!matches(places[answerIndex]!)) failures.push(['c3', `location-unsupported: the report puts ${finding} ${[...sides][0]}${regions[0] ? `, ${regions[0]}` : ''}, the answer says "${q.options[answerIndex]}"`]);
+  places.forEach((p, i) => {
+    if (i === answerIndex) return;
+    if (sides.size === 1 && matches(p)) failures.push(['c3', `second-correct-place: "${p.option}" is where the report puts ${finding} too`]);
+    if ((p.midline && entry.laterality === 'lateral') || (p.region !== null && entry.regions.length > 0 && !entry.regions.includes(p.region))) failures.push(['c3', `impossible-place: ${finding} is never "${p.option}"`]);
+  });
+  return failures;
+}
