@@ -62,7 +62,7 @@ test('model-backed generate: bullets then schema-constrained MCQs; broken replie
     assert.ok(card.questions.kept >= 5, `${card.questions.kept} kept`);
     // A model's questions get the same shortcut audit as the templates' (#23 item 7).
     const audit = (card as unknown as { shortcuts: { questions: number; guessers: { guesser: string }[]; limit: { share: number } } }).shortcuts;
-    assert.deepEqual([audit.questions, audit.guessers.length, audit.limit.share], [card.questions.kept, 7, 1]);
+    assert.deepEqual([audit.questions, audit.guessers.length, audit.limit.share], [card.questions.kept, 8, 1]);
     const rejections = jsonl(join(out, 'rejections.jsonl')) as { validator: string; reason: string }[];
     const generation = rejections.filter((r) => r.validator === 'generation').map((r) => r.reason.split(':')[0]);
     assert.deepEqual(generation.sort(), ['not JSON (Unexpected token \'H\', "Here are y"... is not valid JSON)', 'question 1 breaks the schema', 'the model refused'].sort());

@@ -68,6 +68,7 @@ test('the only denial among four is found by odd-one-out; the frequency guesser 
   assert.equal(oddOneOut(items[0]!), items[0]!.answer);
   const { audit } = await auditShortcuts(items);
   assert.equal(held(audit, 'odd-one-out').correct, held(audit, 'odd-one-out').n, 'every one');
+  assert.equal(held(audit, 'not-odd-one-out').correct, 0, 'and its mirror none');
   assert.ok(held(audit, 'option-frequency').accuracy.value > 0.9, String(held(audit, 'option-frequency').accuracy.value));
   assert.ok(held(audit, 'text-only').accuracy.value > 0.9, String(held(audit, 'text-only').accuracy.value));
   assert.deepEqual(audit.guessers.find((g) => g.guesser === 'text-only')!.heldOut.splits, ['valid', 'test']);

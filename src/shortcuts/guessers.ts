@@ -63,6 +63,19 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * option least like the others in its words.
  */
 export function oddOneOut(item: BlindItem): Letter {
+  return pickBest(item, 'odd-one-out', oddness(item));
+}
+
+/**
+ * The opposite: never the option whose form differs ("the denial is never the key"), one of the other three — a
+ * set whose odd-one-out figure is far below chance is answered above chance this way.
+ */
+export function notOddOneOut(item: BlindItem): Letter {
+  return pickBest(item, 'not-odd-one-out', oddness(item).map((x) => -x));
+}
+
+/** How odd each option's form is among the four: votes over surface features, else how unlike the others its words are. */
+function oddness(item: BlindItem): number[] {
   const votes = [0, 0, 0, 0];
   for (const feature of FORM_FEATURES) {
     const values = item.options.map(feature);
@@ -71,10 +84,9 @@ export function oddOneOut(item: BlindItem): Letter {
     // A 3–1 split names an odd one; 2–2 or four different values name none.
     if (counts.size === 2 && [...counts.values()].includes(3)) values.forEach((v, i) => counts.get(v) === 1 && votes[i]!++);
   }
-  if (votes.some((v) => v > 0)) return pickBest(item, 'odd-one-out', votes);
+  if (votes.some((v) => v > 0)) return votes;
   const words = item.options.map((o) => new Set(tokens(o)));
-  const apartness = words.map((w, i) => -words.reduce((sum, other, j) => (j === i ? sum : sum + jaccard(w, other)), 0));
-  return pickBest(item, 'odd-one-out', apartness);
+  return words.map((w, i) => -words.reduce((sum, other, j) => (j === i ? sum : sum + jaccard(w, other)), 0));
 }
 
 /** Each question's text-only features, hashed once however often the audit fits and refits (an item is not changed). */
@@ -128,6 +140,12 @@ export const BLIND_GUESSERS: readonly BlindGuesser[] = [
     description: 'the option whose form differs from the other three (the only denial, another first word or length), else the one least like the others',
     learned: false,
     fit: () => oddOneOut,
+  },
+  {
+    name: 'not-odd-one-out',
+    description: 'never the option whose form differs (e.g. never the denial): one of the other three',
+    learned: false,
+    fit: () => notOddOneOut,
   },
   {
     name: 'longest-option',
