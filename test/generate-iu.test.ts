@@ -76,6 +76,13 @@ test('IU X-ray reports → corpus → offline question set that validates with 0
   assert.equal(card.shortcuts.questions + removals.length + extraDrops, measuredCard.shortcuts.questions, 'the same questions, less those removed');
   const judged = card.shortcuts.questions + removals.length;
   assert.deepEqual(card.validators.find((v) => v.validator === 'shortcuts'), { validator: 'shortcuts', label: 'shortcut audit (answered blind, --max-blind-accuracy)', checked: judged, passed: card.shortcuts.questions, passRate: card.shortcuts.questions / judged });
+  // The written ids are keyed by a secret made per output folder (beside it), yet the set is the corpus's and the
+  // seed's alone: written elsewhere — another secret — the same questions are kept in the same splits.
+  const again = join(dir, 'again');
+  assert.equal((await runCli(['generate', corpus, '--out', again])).code, 0);
+  const contents = (folder: string) => ['train', 'valid', 'test'].map((split) => Object.values(JSON.parse(readFileSync(join(folder, 'metadata', `${split}_vqa_data.json`), 'utf8')) as Record<string, { question: string; options: string[]; correct_answer: string; correct_answer_explanation: string }>).map((r) => `${r.question}|${r.options.join('|')}|${r.correct_answer}|${r.correct_answer_explanation}`).sort());
+  assert.notEqual(readFileSync(`${out}.id-key`, 'utf8'), readFileSync(`${again}.id-key`, 'utf8'));
+  assert.deepEqual(contents(again), contents(out));
   const validate = await runCli(['data', 'validate', out]);
   assert.equal(validate.code, 0, validate.stdout);
   // Warnings may remain: the same template question about two patients' films in two splits is reported, not wrong.

@@ -122,6 +122,10 @@ test('the card section shows each guesser per split, held-out per task, bold onl
   const cells = row.split('|').slice(2, -1).map((c) => c.trim());
   const tasks = md.split('\n').find((l) => l.startsWith('| guesser | Presence'))!.split('|').slice(2, -1).map((c) => c.trim());
   assert.match(cells[tasks.indexOf(negation)]!, /^\*\*100\.0% \(\d+–100\) n=\d+\*\*$/, 'the task where the key is always the only denial');
-  assert.ok(cells.filter((_, i) => tasks[i] !== negation).every((c) => !c.startsWith('**')), row);
+  // Elsewhere the key is random, so a cell is bold only when its 95% interval happens to clear chance (1 in 40).
+  for (const c of cells) {
+    const low = Number(/\((\d+)–/.exec(c)![1]);
+    assert.equal(c.startsWith('**'), low > 25, c);
+  }
   assert.match(md, /7 question\(s\) removed .*Still over the limit: odd-one-out on valid 40\.0%\./);
 });

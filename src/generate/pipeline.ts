@@ -63,11 +63,21 @@ export interface ReportAccount { reportId: string; generated: number; kept: numb
  * The shortcut audit of the kept questions (what blind guessers score per split and task) and, with a limit, the
  * questions removed to bring every guesser under it. The guessers see each question's wording only.
  */
-async function blindAudit(kept: readonly { q: GeneratedQuestion; split: string }[], share: number | null): Promise<{ audit: ShortcutAudit; limit: LimitSummary | null; removals: BlindRemoval[] }> {
-  const items = kept.map(({ q, split }) => ({ id: q.id, split, studyId: q.reportId, task: q.task, text: q.question, options: q.options, answer: q.answer }));
+async function blindAudit(kept: readonly { q: GeneratedQuestion; split: string; seedKey: string }[], share: number | null): Promise<{ audit: ShortcutAudit; limit: LimitSummary | null; removals: BlindRemoval[] }> {
+  // The limit orders its removals by question id. The written ids are keyed by this output's secret (idKey), so they
+  // would make the set differ from one output folder to the next; the corpus's own ids (kept in memory only, never
+  // written) make it the same for the same corpus and seed wherever it is written. (Guessers' ties and folds use
+  // stableKey, which the written set gives check --shortcuts too.)
+  const writtenId = new Map<string, string>();
+  const items = kept.map(({ q, split, seedKey }) => {
+    const stableId = `${seedKey}\u0000${q.id.slice(q.id.lastIndexOf('#'))}`;
+    writtenId.set(stableId, q.id);
+    return { id: stableId, split, studyId: seedKey, task: q.task, text: q.question, options: q.options, answer: q.answer, images: q.images };
+  });
   if (share === null) return { audit: (await auditShortcuts(items)).audit, limit: null, removals: [] };
   const limited = await limitBlindAccuracy(items, share);
-  return { audit: limited.audit, limit: { share, removed: limited.removed.length, over: limited.over }, removals: limited.removed };
+  const removals = limited.removed.map((r) => ({ ...r, id: writtenId.get(r.id)! }));
+  return { audit: limited.audit, limit: { share, removed: removals.length, over: limited.over }, removals };
 }
 
 /**
@@ -110,7 +120,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   if (existsSync(settings.out) && !statSync(settings.out).isDirectory()) throw new CxrError('output-exists', `--out ${settings.out}: a file is there; give a folder for the question set`);
   const accounts: ReportAccount[] = [];
   const rejections: Rejection[] = [];
-  const passed: { q: GeneratedQuestion; record: Record<string, unknown>; split: string }[] = [];
+  const passed: { q: GeneratedQuestion; record: Record<string, unknown>; split: string; seedKey: string }[] = [];
   const validatorRuns = new Map<string, { checked: number; failed: number }>();
   const count = (validator: string, failed: boolean) => {
     const c = validatorRuns.get(validator) ?? { checked: 0, failed: 0 };
@@ -184,7 +194,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
         for (const [validator, reason] of failures) rejections.push({ questionId: q.id, reportId: safe.id, validator, reason });
         continue;
       }
-      passed.push({ q, record, split: splitOf(splitKey, settings.splits, settings.seed) });
+      passed.push({ q, record, split: splitOf(splitKey, settings.splits, settings.seed), seedKey });
       kept++;
     }
     const reason = questions.length > 0 ? null : pathIdentifiers.has(safe.id) ? `an image path carries an identifier (${pathIdentifiers.get(safe.id)}): rename the image files, then import again` : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe);

@@ -12,7 +12,7 @@ import { limitBlindAccuracy, overLimit } from './limit.js';
  */
 export async function auditQuestionSet(path: string, share: number | null): Promise<{ audit: ShortcutAudit; limit: LimitSummary | null; wouldRemove: { id: string; reason: string }[] }> {
   const items: BlindItem[] = [];
-  for await (const q of readQuestions(detectLayout(path))) items.push({ id: q.id, split: q.split, studyId: q.studyId, task: q.task, text: q.text, options: q.options, answer: q.answer });
+  for await (const q of readQuestions(detectLayout(path))) items.push({ id: q.id, split: q.split, studyId: q.studyId, task: q.task, text: q.text, options: q.options, answer: q.answer, images: q.images });
   const { audit } = await auditShortcuts(items);
   if (share === null) return { audit, limit: null, wouldRemove: [] };
   const over = overLimit(audit, share);

@@ -53,8 +53,12 @@ const TRAIN = 'train';
 /** Per unlearned guesser, whether it answers each question right (a question object is never changed). */
 const FIXED_ANSWERS = new WeakMap<BlindGuesser, WeakMap<BlindItem, boolean>>();
 
-/** Which half of a two-fold cross-fit a question falls in: by study, so one film's questions stay together. */
-const half = (item: BlindItem) => fnv1a(`fold\u0000${item.studyId}`) % 2;
+/**
+ * Which half of a two-fold cross-fit each question falls in: by study, so one film's questions stay together, and by
+ * the study's image paths where it has them rather than by its id, which may be keyed by a secret that differs from
+ * one output of the same corpus to the next (see stableKey).
+ */
+const half = (item: BlindItem) => fnv1a(`fold\u0000${item.images?.length ? item.images.map((i) => i.path).join('\u0001') : item.studyId}`) % 2;
 
 /** Every question answered by this guesser, fitted so that no question is answered by a rule fitted on it. */
 async function answerAll(guesser: BlindGuesser, items: readonly BlindItem[]): Promise<{ right: Set<string>; fittedOn: FitScheme | null }> {

@@ -4,7 +4,21 @@ import { optionFeatures, predictFromFeatures, trainTextOnlyOnFeatures } from '..
 import { contentTokens, tokens } from '../models/baselines/tokens.js';
 
 /** What a blind guesser sees of a question: its wording and options, never the image or the report. */
-export type BlindItem = Pick<Question, 'id' | 'split' | 'studyId' | 'task' | 'text' | 'options' | 'answer'>;
+export type BlindItem = Pick<Question, 'id' | 'split' | 'studyId' | 'task' | 'text' | 'options' | 'answer'> & {
+  /** The study's image paths as written: where ties and folds need a study key that no output secret changes. */
+  images?: readonly { path: string }[];
+};
+
+/**
+ * A key of a question that is the same wherever its set is written: its wording, its study's image paths, and its
+ * id — or, for ids generate writes (`<keyed report id>#q<n>`), only the part after `#`, since the report part is
+ * keyed by a secret made per output folder. Ties and folds use it so that the audit, and the set the limit keeps,
+ * depend on the corpus and seed alone, and `check --shortcuts` on the output measures what generate measured.
+ */
+export function stableKey(item: BlindItem): string {
+  const hash = item.id.lastIndexOf('#');
+  return `${item.text}\u0001${item.options.join('\u0001')}\u0001${(item.images ?? []).map((i) => i.path).join('\u0001')}\u0001${hash >= 0 ? item.id.slice(hash) : item.id}`;
+}
 
 /** A guesser ready to answer: picks a letter from the question's text alone. */
 export type Guess = (item: BlindItem) => Letter;
@@ -22,15 +36,15 @@ export interface BlindGuesser {
 }
 
 /**
- * Picks among tied options uniformly by a hash of the question id, so a guesser whose rule says nothing about a
- * question scores chance on it — not whatever letter comes first, which would turn an answer-letter imbalance into
- * a guesser's "skill".
+ * Picks among tied options uniformly by a hash of the question's {@link stableKey}, so a guesser whose rule says
+ * nothing about a question scores chance on it — not whatever letter comes first, which would turn an answer-letter
+ * imbalance into a guesser's "skill".
  */
 export function pickBest(item: BlindItem, guesser: string, scores: readonly number[]): Letter {
   const best = Math.max(...scores);
   const tied = scores.flatMap((s, i) => (s === best ? [i] : []));
   if (tied.length === 1) return LETTERS[tied[0]!]!;
-  return LETTERS[tied[fnv1a(`${guesser}\u0000${item.id}`) % tied.length]!]!;
+  return LETTERS[tied[fnv1a(`${guesser}\u0000${stableKey(item)}`) % tied.length]!]!;
 }
 
 /** An option's text as the frequency guesser counts it: case, spacing and a closing full stop do not matter. */
