@@ -34,6 +34,13 @@ const Finding = z.object({
   plural: z.boolean(),
   /** Whether questions are asked about it (an unspecified "fracture" is read, never keyed). */
   ask: z.boolean(),
+  /**
+   * Phrases of a request (indication) that imply it is on the film though the report may not say so ("cardiac
+   * surgery" → sternotomy wires, "line placement" → a central venous catheter): never offered as a wrong option there.
+   */
+  impliedBy: z.array(z.string().min(1)).optional(),
+  /** A finding of adult life (aortic calcification, pleural plaque): never a wrong option on a newborn's or infant's film. */
+  adultOnly: z.boolean().optional(),
   /** The CheXpert observation it falls under (provenance), or null. */
   chexpert: z.string().nullable(),
 }).strict();

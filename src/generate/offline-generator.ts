@@ -3,6 +3,7 @@ import { keyedSeed, seededRandom } from '../core/seeded-random.js';
 import type { CorpusReport } from '../corpus/corpus-report.js';
 import { assertFindings, type FindingMention, type Side } from './assertion.js';
 import type { Difficulty, GeneratedQuestion } from './generated-question.js';
+import { contextFindings } from './context.js';
 import { LEXICON, findingEntry, hasSide, optionLabel, overlapping, type FindingEntry } from './lexicon.js';
 import { quotable } from './minimum-necessary.js';
 import { sentences } from './words.js';
@@ -13,7 +14,16 @@ export const OFFLINE_GENERATOR = { kind: 'template' as const, name: 'cxrbench-te
 /** Words that mark a sentence as a comparison with a prior study: no question is made from it (paper: 6.7% of errors). */
 export const COMPARISON_WORDS = /\b(?:compared|comparison|prior|previous|previously|interval|since|again|unchanged|stable|new|newly|increased|increasing|decreased|decreasing|improved|improving|worsened|worsening|resolved|resolving|redemonstrat\w*|persistent|persists|before|earlier|previously)\b/i;
 
-interface Evidence extends FindingMention { section: string; sentence: string }
+interface Evidence extends FindingMention {
+  section: string;
+  sentence: string;
+  /**
+   * Whether the sentence may be quoted and asked about. One that is not (it names people, or looks like a signature,
+   * as a one-word "Hyperinflation." does) still says what the film shows, so it counts for what the report asserts:
+   * its findings are never offered as wrong options.
+   */
+  quotable: boolean;
+}
 
 const G = 'Geometric Information Assessment';
 /** Regions that name the same part of a lung ("base", "lower zone", "lower lobe" on a frontal film). */
@@ -69,21 +79,27 @@ export function reportEvidence(report: CorpusReport): Evidence[] {
     const text = report.sections[section];
     if (!text) continue;
     for (const s of sentences(text)) {
-      // Only sentences about the image, that can be quoted in an explanation without naming anyone.
-      if (s.text.length > 400 || !quotable(s.text)) continue;
-      for (const m of assertFindings(s.text)) out.push({ ...m, section, sentence: s.text });
+      if (s.text.length > 400) continue;
+      // Only sentences about the image, that can be quoted in an explanation without naming anyone, give questions.
+      const canQuote = quotable(s.text);
+      for (const m of assertFindings(s.text)) out.push({ ...m, section, sentence: s.text, quotable: canQuote });
     }
   }
   return out;
 }
 
-/** What the report says about each finding overall: present or uncertain anywhere wins over absent. */
-export function reportStatus(evidence: Evidence[]): Map<string, 'present' | 'absent' | 'uncertain'> {
+/**
+ * What the report says about each finding overall: present or uncertain anywhere wins over absent. With the report,
+ * what its context implies counts too (see contextFindings): a finding the report does not state but its indication
+ * implies, or one implausible for the patient, is uncertain — never keyed, never a wrong option.
+ */
+export function reportStatus(evidence: Evidence[], report?: CorpusReport): Map<string, 'present' | 'absent' | 'uncertain'> {
   const status = new Map<string, 'present' | 'absent' | 'uncertain'>();
   for (const e of evidence) {
     const before = status.get(e.finding);
     if (before === undefined || (before === 'absent' && e.status !== 'absent') || (before === 'uncertain' && e.status === 'present')) status.set(e.finding, e.status);
   }
+  if (report) for (const name of contextFindings(report)) if (!status.has(name)) status.set(name, 'uncertain');
   return status;
 }
 
@@ -158,11 +174,11 @@ const SIDED: Record<Side, (label: string, entry: FindingEntry) => string> = { le
  * findings the report states, hedges or implies, nor places or grades the finding cannot have. Deterministic for a
  * seed.
  */
-export function generateOffline(report: CorpusReport, seed = 0, evidence = reportEvidence(report), status = reportStatus(evidence), seedKey = report.id): GeneratedQuestion[] {
+export function generateOffline(report: CorpusReport, seed = 0, evidence = reportEvidence(report), status = reportStatus(evidence, report), seedKey = report.id): GeneratedQuestion[] {
   const random = seededRandom(keyedSeed(seed, seedKey));
   const questions: GeneratedQuestion[] = [];
   const done = new Set<string>();
-  const asked = (e: Evidence) => findingEntry(e.finding)!.ask;
+  const asked = (e: Evidence) => e.quotable && findingEntry(e.finding)!.ask;
   const present = evidence.filter((e) => e.status === 'present' && status.get(e.finding) === 'present' && asked(e));
   const absent = evidence.filter((e) => e.status === 'absent' && status.get(e.finding) === 'absent' && asked(e));
   const reported = [...status].filter(([, v]) => v !== 'absent').map(([name]) => name);

@@ -102,7 +102,7 @@ function splitOf(key: string, splits: GenerateSettings['splits'], seed: number):
 /** Why a report gave no question, in words. */
 function noQuestionReason(report: CorpusReport): string {
   if (report.images.length === 0) return 'no images: a ReXVQA record needs at least one image path (corpus import --images-csv)';
-  const evidence = reportEvidence(report);
+  const evidence = reportEvidence(report).filter((e) => e.quotable);
   if (evidence.length === 0) return 'no finding of the vocabulary is named in findings or impression';
   return 'findings named, but none gave a question the templates accept (e.g. too few findings the report does not support to serve as distractors)';
 }
@@ -172,7 +172,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   if (settings.signal?.aborted) throw new CxrError('resume-conflict', 'generation stopped before every report was asked; rerun the same command to resume (answers so far are journaled)');
   for (const { safe, kinds, seedKey, splitKey } of screened) {
     const evidence = reportEvidence(safe);
-    const status = reportStatus(evidence);
+    const status = reportStatus(evidence, safe);
     const fromModel = byModel?.get(safe.id);
     for (const problem of fromModel?.problems ?? []) {
       rejections.push({ questionId: `${safe.id}#model`, reportId: safe.id, validator: 'generation', reason: problem });

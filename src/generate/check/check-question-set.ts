@@ -59,7 +59,7 @@ export async function checkQuestionSet(path: string, similarity: number, embedde
     const asReport: CorpusReport = { id: q.studyId, patientId: null, sections, images: [], source: { file: q.split, record: q.id } };
     const generated = asGenerated(q);
     const evidence = reportEvidence(asReport);
-    const failures = [...contentFailures(generated, reportStatus(evidence)), ...locationFailures(generated, evidence), ...detectPhi(`${q.text}\n${q.options.join('\n')}\n${q.explanation ?? ''}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`])];
+    const failures = [...contentFailures(generated, reportStatus(evidence, asReport)), ...locationFailures(generated, evidence), ...detectPhi(`${q.text}\n${q.options.join('\n')}\n${q.explanation ?? ''}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`])];
     for (const [validator, reason] of failures) {
       failedBy.get(validator)!.add(q.id);
       rejections.push({ questionId: q.id, reportId: q.studyId, validator, reason });
