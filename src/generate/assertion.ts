@@ -97,9 +97,34 @@ function matchAt(ws: Word[], i: number, tokens: string[], wildcard = false): boo
   return true;
 }
 
+/**
+ * Each trigger table indexed by its entries' first words, so a word is tried only against the entries that can start
+ * there (the tables hold a hundred entries and are tried at every word of every sentence).
+ */
+const FIRST_WORD_INDEX = new WeakMap<string[][], Map<string, string[][]>>();
+function indexOf(table: string[][]): Map<string, string[][]> {
+  let index = FIRST_WORD_INDEX.get(table);
+  if (!index) {
+    index = new Map();
+    for (const t of table) index.set(t[0]!, [...(index.get(t[0]!) ?? []), t]);
+    FIRST_WORD_INDEX.set(table, index);
+  }
+  return index;
+}
+
 function longestAt(ws: Word[], i: number, table: string[][]): string[] | null {
+  if (i >= ws.length) return null;
+  const index = indexOf(table);
+  const w = ws[i]!.lower;
   let best: string[] | null = null;
-  for (const t of table) if (matchAt(ws, i, t) && (!best || t.length > best.length)) best = t;
+  const tryAll = (entries: string[][] | undefined) => {
+    if (entries) for (const t of entries) if (matchAt(ws, i, t) && (!best || t.length > best.length)) best = t;
+  };
+  tryAll(index.get(w));
+  // A one-word entry also matches its plural (matchAt's rule for a last word): "nos" is not looked up as "no" for
+  // longer entries, whose first word must match exactly.
+  if (w.endsWith('s')) tryAll(index.get(w.slice(0, -1))?.filter((t) => t.length === 1));
+  if (w.endsWith('es')) tryAll(index.get(w.slice(0, -2))?.filter((t) => t.length === 1));
   return best;
 }
 

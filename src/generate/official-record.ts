@@ -6,7 +6,12 @@ import { imageOnlySentences } from './minimum-necessary.js';
  * A generated question as an official ReXVQA record (the fields every other command reads), with the report's
  * sections and the question's difficulty and generator kept as extra fields.
  */
-export function toGeneratedRecord(q: GeneratedQuestion, report: CorpusReport): Record<string, unknown> {
+/** The findings and impression sentences about the image alone (minimum necessary), as records carry them. */
+export function reportImageOnly(report: CorpusReport): { findings: string | null; impression: string | null } {
+  return { findings: imageOnlySentences(report.sections.findings), impression: imageOnlySentences(report.sections.impression) };
+}
+
+export function toGeneratedRecord(q: GeneratedQuestion, report: CorpusReport, imageOnly = reportImageOnly(report)): Record<string, unknown> {
   return {
     question: q.question,
     options: q.options.map((o, i) => `${'ABCD'[i]}. ${o}`),
@@ -31,8 +36,8 @@ export function toGeneratedRecord(q: GeneratedQuestion, report: CorpusReport): R
     // indication (history: names, ages, places) and the comparison (dates of prior studies) are left out.
     Indication: null,
     Comparison: null,
-    Findings: imageOnlySentences(report.sections.findings),
-    Impression: imageOnlySentences(report.sections.impression),
+    Findings: imageOnly.findings,
+    Impression: imageOnly.impression,
     difficulty: q.difficulty,
     generator: `${q.generator.name} ${q.generator.version}${q.generator.model ? ` (${q.generator.model})` : ''}`,
   };

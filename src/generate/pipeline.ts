@@ -14,7 +14,7 @@ import { reviewSample } from './check/review-sample.js';
 import { structuralFailures } from './check/structural.js';
 import type { GeneratedQuestion } from './generated-question.js';
 import { OFFLINE_GENERATOR, generateOffline, reportEvidence, reportStatus } from './offline-generator.js';
-import { toGeneratedRecord } from './official-record.js';
+import { reportImageOnly, toGeneratedRecord } from './official-record.js';
 import { screenReport } from './phi-screen.js';
 import { buildCard, type DatasetCard } from './card.js';
 import { auditShortcuts, type ShortcutAudit } from '../shortcuts/audit.js';
@@ -100,10 +100,9 @@ function splitOf(key: string, splits: GenerateSettings['splits'], seed: number):
 }
 
 /** Why a report gave no question, in words. */
-function noQuestionReason(report: CorpusReport): string {
+function noQuestionReason(report: CorpusReport, evidence: ReturnType<typeof reportEvidence>): string {
   if (report.images.length === 0) return 'no images: a ReXVQA record needs at least one image path (corpus import --images-csv)';
-  const evidence = reportEvidence(report).filter((e) => e.quotable);
-  if (evidence.length === 0) return 'no finding of the vocabulary is named in findings or impression';
+  if (!evidence.some((e) => e.quotable)) return 'no finding of the vocabulary is named in findings or impression';
   return 'findings named, but none gave a question the templates accept (e.g. too few findings the report does not support to serve as distractors)';
 }
 
@@ -182,9 +181,11 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
     const made = safe.images.length === 0 ? [] : byModel ? (fromModel?.questions ?? []) : generateOffline(safe, settings.seed, evidence, status, seedKey);
     const questions = made.map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
     let kept = 0;
+    // The report's own sentences, as every record of it carries them: worked out once per report.
+    const imageOnly = questions.length === 0 ? undefined : reportImageOnly(safe);
     for (const q of questions) {
       if (fromModel) count('generation', false);
-      const record = toGeneratedRecord(q, safe);
+      const record = toGeneratedRecord(q, safe, imageOnly);
       const structural = structuralFailures(record, q.id);
       const content = [...contentFailures(q, status), ...locationFailures(q, evidence)];
       const phi = detectPhi(`${q.question}\n${q.options.join('\n')}\n${q.explanation}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`]);
@@ -197,7 +198,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       passed.push({ q, record, split: splitOf(splitKey, settings.splits, settings.seed), seedKey });
       kept++;
     }
-    const reason = questions.length > 0 ? null : pathIdentifiers.has(safe.id) ? `an image path carries an identifier (${pathIdentifiers.get(safe.id)}): rename the image files, then import again` : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe);
+    const reason = questions.length > 0 ? null : pathIdentifiers.has(safe.id) ? `an image path carries an identifier (${pathIdentifiers.get(safe.id)}): rename the image files, then import again` : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe, evidence);
     accounts.push({ reportId: safe.id, generated: questions.length, kept, reason, phiKinds: kinds });
   }
   // The content judge (optional): c1–c3 asked of a model about every question the heuristics passed.
