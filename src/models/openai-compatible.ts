@@ -121,7 +121,9 @@ function responseOf(completion: OpenAI.Chat.ChatCompletion | undefined): ModelRe
   const choice = completion?.choices?.[0];
   if (!choice || typeof choice !== 'object') throw new Error(`the endpoint answered without choices: ${JSON.stringify(completion).slice(0, 200)}`);
   const content: unknown = choice.message?.content;
-  const text = typeof content === 'string' ? content : content === null || content === undefined ? '' : JSON.stringify(content);
+  // OpenAI puts a refusal in its own field with content null: it is what the model said, read (and counted) as a refusal.
+  const refusal: unknown = (choice.message as { refusal?: unknown } | undefined)?.refusal;
+  const text = typeof content === 'string' ? content : content === null || content === undefined ? (typeof refusal === 'string' ? refusal : '') : JSON.stringify(content);
   const reasoning = reasoningOf(choice.message as unknown as Record<string, unknown> | undefined);
   const usage = completion!.usage;
   const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
