@@ -39,9 +39,9 @@ test('score: per-task and overall counts and intervals from a saved run, in ever
 
   const table = await runCli(['score', run]);
   assert.match(table.stdout, /micro accuracy 64\.3% \(Wilson 95% 38\.8–83\.7, study bootstrap 95% \d+\.\d–\d+\.\d\), n = 14/);
-  assert.match(table.stdout, /answers read: 12 by the rules \(cxrbench-reader 2\.0\.0\), 0 by the judge \(none used\), 2 unparseable \(14\.3%, counted wrong\)/);
+  assert.match(table.stdout, /answers read: 12 by the rules \(cxrbench-reader 2\.1\.0\), 0 by the judge \(none used\), 2 unparseable \(14\.3%, counted wrong\), 0 truncated at the token limit \(0\.0%, counted wrong\)/);
   const csv = await runCli(['score', run, '--format', 'csv']);
-  assert.match(csv.stdout, /^group,name,n,correct,wrong,read_by_rule,read_by_judge,unparseable,error,accuracy,wilson_lo,wilson_hi,bootstrap_lo,bootstrap_hi,bootstrap_method,small\noverall,all questions,14,9,3,12,0,2,0,0\.642857\d*,0\.38\d+,0\.83\d+,[01]\.\d+,[01]\.\d+,study-bootstrap,true\n/);
+  assert.match(csv.stdout, /^group,name,n,correct,wrong,read_by_rule,read_by_judge,unparseable,truncated,error,accuracy,wilson_lo,wilson_hi,bootstrap_lo,bootstrap_hi,bootstrap_method,small\noverall,all questions,14,9,3,12,0,2,0,0,0\.642857\d*,0\.38\d+,0\.83\d+,[01]\.\d+,[01]\.\d+,study-bootstrap,true\n/);
   assert.match((await runCli(['score', run, '--format', 'md'])).stdout, /### Tasks\n\n\| task \| n \|/);
   const bad = await runCli(['score', join(dir, 'nope')]);
   assert.equal(bad.code, 2);
@@ -58,7 +58,7 @@ test('score --format latex: booktabs tables in the layouts of the paper (Table 2
   assert.equal(latex.code, 0, latex.stderr);
   const overall = (100 * (JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { rexrankOverall: number }).rexrankOverall).toFixed(1);
   assert.ok(latex.stdout.includes(`\\begin{tabular}{lccccccc}\n\\toprule\nModel & Overall & Micro & Presence & Negation & Differential & Location & Geometric \\\\\n\\midrule\n[baseline] report-oracle & ${overall} {\\scriptsize [`));
-  assert.match(latex.stdout, /Category & \$n\$ & Accuracy \(\\%\) & Unparseable \\\\/);
+  assert.match(latex.stdout, /Category & \$n\$ & Accuracy \(\\%\) & Unparseable & Truncated \\\\/);
   assert.match(latex.stdout, /\\bottomrule\n\\end\{tabular\}/);
   assert.match(resultsLatex([]), /\\toprule/);
 });

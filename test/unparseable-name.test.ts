@@ -30,8 +30,8 @@ const run = (async () => {
 
 test('one name for answers no rule could read: "unparseable" in eval, score (table, md, csv, json) and the HTML report', { timeout: 120_000 }, async () => {
   const { folder, evalOut, unparseable } = await run;
-  assert.match(evalOut, new RegExp(`answers read: \\d+ by the rules, 0 by the judge \\(none used\\), ${unparseable} unparseable \\(counted wrong\\)`));
-  assert.match(evalOut, /read by judge +unparseable +error/);
+  assert.match(evalOut, new RegExp(`answers read: \\d+ by the rules, 0 by the judge \\(none used\\), ${unparseable} unparseable \\(counted wrong\\), 0 truncated at the token limit \\(counted wrong\\)`));
+  assert.match(evalOut, /read by judge +unparseable +truncated +error/);
   for (const format of ['table', 'md', 'csv', 'json']) {
     const out = (await runCli(['score', folder, '--format', format])).stdout;
     assert.doesNotMatch(out, OTHER_NAMES, format);
@@ -41,8 +41,8 @@ test('one name for answers no rule could read: "unparseable" in eval, score (tab
   assert.equal((await runCli(['report', folder, '--out', file])).code, 0);
   const html = readFileSync(file, 'utf8');
   assert.doesNotMatch(withoutPaperTerm(html), OTHER_NAMES);
-  assert.match(html, /<th>unparseable<\/th><th>n<\/th>/);
-  assert.match(html, new RegExp(`, ${unparseable} unparseable, counted wrong\\.`));
+  assert.match(html, /<th>unparseable<\/th><th>truncated<\/th><th>n<\/th>/);
+  assert.match(html, new RegExp(`, ${unparseable} unparseable and 0 truncated at the token limit, counted wrong\\.`));
 });
 
 for (const dialect of DIALECTS) {
@@ -51,17 +51,22 @@ for (const dialect of DIALECTS) {
     const board = await demoBoard(dialect, cluster.get);
     try {
       const benchmark = (await benchmarkBySlug(board.store, 'demo'))!;
-      const added = await submitPredictions(board.store, scoreHere(board.store), benchmark, { fileName: 'p.json', content: readFileSync(join(folder, 'rexrank-predictions.json'), 'utf8'), model: { name: 'replayed', openWeights: true }, teamId: null, userId: null, kind: 'baseline' });
+      // The first unreadable answer is marked as cut at the token limit, as eval writes it: the board counts it truncated.
+      const records = JSON.parse(readFileSync(join(folder, 'rexrank-predictions.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+      Object.values(records)[0]!.finish_reason = 'length';
+      const added = await submitPredictions(board.store, scoreHere(board.store), benchmark, { fileName: 'p.json', content: JSON.stringify(records), model: { name: 'replayed', openWeights: true }, teamId: null, userId: null, kind: 'baseline' });
       assert.ok(added.ok);
       const page = (await board.app.inject({ url: '/b/demo' })).body;
       assert.doesNotMatch(withoutPaperTerm(page), OTHER_NAMES);
       assert.match(page, /data-sort="unparseable">Unparseable</);
       const entry = (await board.app.inject({ url: `/entries/${added.submission.id}` })).body;
       assert.doesNotMatch(entry, OTHER_NAMES);
-      assert.match(entry, new RegExp(`<dt>Unparseable</dt><dd>${unparseable} of \\d+</dd>`));
+      assert.match(entry, new RegExp(`<dt>Unparseable</dt><dd>${unparseable - 1} of \\d+</dd>`));
+      assert.match(entry, /<dt>Truncated at the token limit<\/dt><dd>1 of \d+<\/dd>/);
+      assert.match(entry, /<th scope="col" class="num">Unparseable<\/th><th scope="col" class="num">Truncated<\/th>/);
       const api = (await board.app.inject({ url: '/api/benchmarks/demo/leaderboard' })).body;
       assert.doesNotMatch(api, OTHER_NAMES);
-      assert.equal((JSON.parse(api) as { entries: { unparseable: number }[] }).entries[0]!.unparseable, unparseable);
+      assert.equal((JSON.parse(api) as { entries: { unparseable: number }[] }).entries[0]!.unparseable, unparseable - 1);
     } finally {
       await board.close();
     }

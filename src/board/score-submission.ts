@@ -19,6 +19,8 @@ export interface EntryMetrics {
   correct: number;
   wrong: number;
   unparseable: number;
+  /** Not read, and cut at the token limit (the upload's `finish_reason: length`). Absent from entries scored before it was counted. */
+  truncated?: number;
   overall: CellResult;
   rexrankOverall: Results['rexrankOverall'];
   byTask: Record<string, CellResult>;
@@ -87,14 +89,15 @@ export function checkSubmission(parsed: ParsedPredictions, items: readonly Hidde
 
 /**
  * Scores a checked upload with the CLI's extraction and scorer. Returns the public metrics and the per-item
- * result string (one of c/w/u per item position) that stays on the server for paired rank tiers.
+ * result string (one of c/w/u/t per item position) that stays on the server for paired rank tiers. An answer
+ * no rule reads is `truncated` when its record says the reply was cut at the token limit (`cutShort`).
  */
-export function scoreSubmission(items: readonly HiddenItem[], predictions: ReadonlyMap<string, string>, settings: ScoreSettings = DEFAULT_SCORE_SETTINGS): { metrics: EntryMetrics; itemResults: string } {
+export function scoreSubmission(items: readonly HiddenItem[], predictions: ReadonlyMap<string, string>, settings: ScoreSettings = DEFAULT_SCORE_SETTINGS, cutShort: ReadonlySet<string> = new Set()): { metrics: EntryMetrics; itemResults: string } {
   const outcomes: (Outcome & { views: number })[] = [];
   let itemResults = '';
   for (const item of items) {
     const extraction = extractAnswer(predictions.get(item.questionId), item.options, { strict: settings.strict });
-    const status = extraction.letter === null ? 'unparseable' : extraction.letter === item.gold ? 'correct' : 'wrong';
+    const status = extraction.letter === null ? (cutShort.has(item.questionId) ? 'truncated' : 'unparseable') : extraction.letter === item.gold ? 'correct' : 'wrong';
     itemResults += status[0];
     outcomes.push({ questionId: item.questionId, studyId: item.studyId, task: item.task, category: item.category, subcategory: item.subcategory, status, expected: item.gold, predicted: extraction.letter, extraction, views: 0 });
   }
@@ -106,6 +109,7 @@ export function scoreSubmission(items: readonly HiddenItem[], predictions: Reado
       correct: results.overall.correct,
       wrong: results.overall.wrong,
       unparseable: results.overall.unparseable,
+      truncated: results.overall.truncated,
       overall: results.overall,
       rexrankOverall: results.rexrankOverall,
       byTask: results.byTask,

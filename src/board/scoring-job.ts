@@ -38,7 +38,7 @@ export function scoringHandler(store: Store, worker: string, settings: ScoreSett
       }
       const items = await hiddenItemsOf(store, submission.benchmark_id);
       const parsed = parsePredictions(submission.content, submission.format as PredictionFormat);
-      const { metrics, itemResults } = scoreSubmission(items, parsed.predictions, settings);
+      const { metrics, itemResults } = scoreSubmission(items, parsed.predictions, settings, parsed.cutShort);
       await completeSubmission(store, submissionId, {
         benchmark_id: submission.benchmark_id, metrics_json: JSON.stringify(metrics), rexrank_overall: metrics.rexrankOverall.value, micro_accuracy: metrics.overall.accuracy.value,
         n: metrics.n, unparseable: metrics.unparseable, item_results: itemResults,

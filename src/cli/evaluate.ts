@@ -3,6 +3,8 @@ import { createReadStream, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import type { RunManifest } from '../core/manifest.js';
+import type { GenerationParams } from '../core/model-io.js';
+import { mergeRequestParams, type RequestParams } from '../core/request-params.js';
 import type { Question } from '../core/question.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { detectLayout, type DatasetLayout } from '../dataset/layout.js';
@@ -35,8 +37,12 @@ export interface EvaluateSettings extends EndpointOptions {
   maxImages: number | null;
   maxPixels: number | null;
   images?: string;
-  temperature: number;
-  maxTokens: number;
+  /** Null: the preset's, else 0. */
+  temperature: number | null;
+  /** Null: the preset's, else {@link DEFAULT_MAX_TOKENS}. */
+  maxTokens: number | null;
+  /** `--param key=<json>` texts, laid over the preset's request options. */
+  requestParams: string[];
   topP?: number;
   seed: number;
   concurrency: number;
@@ -62,15 +68,24 @@ export interface EvaluateSettings extends EndpointOptions {
   signal?: AbortSignal;
 }
 
+/** Completion tokens asked for when neither --max-tokens nor the preset says (enough for an answer and a short explanation, not for thinking). */
+export const DEFAULT_MAX_TOKENS = 512;
+
 /** The defaults of `cxrbench eval`, for callers that set only what they care about (the demo, tests). */
 export function evaluateSettings(required: Pick<EvaluateSettings, 'data' | 'model'> & Partial<EvaluateSettings>): EvaluateSettings {
   return {
     split: 'test', endpoint: [], header: [], query: [], systemPrompt: true, imageDetail: null,
     prompt: 'rexvqa-json', patientContext: false, maxImages: null, maxPixels: null,
-    temperature: 0, maxTokens: 512, seed: 0, concurrency: 8, adaptive: false, maxAttempts: 5, timeoutMs: 120_000, retryBaseMs: 1000,
+    temperature: null, maxTokens: null, requestParams: [], seed: 0, concurrency: 8, adaptive: false, maxAttempts: 5, timeoutMs: 120_000, retryBaseMs: 1000,
     tokenBudget: null, costBudgetUsd: null, pricing: null, retryErrors: false, strict: false, limit: null,
     ...required,
   };
+}
+
+/** The request options of a run (the preset's, overlaid by --param), or nothing when there are none (manifests of runs without stay as they were). */
+function requestParamsOf(presetParams: RequestParams, given: readonly string[]): Pick<GenerationParams, 'requestParams'> {
+  const merged = mergeRequestParams(presetParams, given);
+  return Object.keys(merged).length > 0 ? { requestParams: merged } : {};
 }
 
 async function sha256File(file: string): Promise<string> {
@@ -129,7 +144,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
   const file = layout.files.find((f) => f.split === settings.split);
   if (!file) throw new CxrError('bad-option', `--split ${settings.split}: ${settings.data} has splits ${layout.files.map((f) => f.split).join(', ')}`);
   const trainFile = layout.files.find((f) => f.split === 'train');
-  const { adapter, presetMaxImages } = await resolveModel(settings.model, settings, settings.seed, () => (trainFile ? readQuestions(layout, ['train']) : null));
+  const { adapter, presetMaxImages, preset } = await resolveModel(settings.model, settings, settings.seed, () => (trainFile ? readQuestions(layout, ['train']) : null));
   if (adapter.preflight) {
     try {
       await adapter.preflight(AbortSignal.timeout(15_000));
@@ -141,6 +156,11 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
   if (isTemplatePath(settings.prompt)) checkTextFile(settings.prompt, '--prompt');
   const template = loadTemplate(settings.prompt);
   const maxImages = settings.maxImages ?? presetMaxImages;
+  if (preset?.retired) process.stderr.write(`cxrbench: warning: preset ${preset.name} is retired: ${preset.retired}\n`);
+  const params: GenerationParams = {
+    temperature: settings.temperature ?? preset?.temperature ?? 0, maxTokens: settings.maxTokens ?? preset?.maxTokens ?? DEFAULT_MAX_TOKENS, ...(settings.topP !== undefined ? { topP: settings.topP } : {}), seed: settings.seed,
+    ...requestParamsOf(preset?.params ?? {}, settings.requestParams),
+  };
   const questions = () => limited(readQuestions(layout, [settings.split]), settings.limit);
   let count = 0;
   for await (const _ of readQuestions(layout, [settings.split])) count++;
@@ -158,7 +178,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     prompt: { name: template.name, version: template.version, sha256: template.sha256, patientContext: settings.patientContext },
     images: { maxImages, maxPixels: settings.maxPixels, detail: settings.imageDetail, order: IMAGE_ORDER },
     extractor: { name: extractor.name, version: extractor.version, strict: extractor.strict },
-    params: { temperature: settings.temperature, maxTokens: settings.maxTokens, ...(settings.topP !== undefined ? { topP: settings.topP } : {}), seed: settings.seed },
+    params,
     seed: settings.seed,
   };
   const judge = settings.judge ? await judgeFromFlags(settings.judge, join(outDir, RUN_FILES.judge)) : null;
@@ -179,7 +199,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     maxImages,
     imageEncoding: { maxPixels: settings.maxPixels },
     imageDetail: settings.imageDetail,
-    params: { temperature: settings.temperature, maxTokens: settings.maxTokens, ...(settings.topP !== undefined ? { topP: settings.topP } : {}), seed: settings.seed },
+    params,
     concurrency: settings.concurrency,
     adaptiveConcurrency: settings.adaptive,
     retry: { maxAttempts: settings.maxAttempts, baseDelayMs: settings.retryBaseMs, maxDelayMs: 60_000 },

@@ -6,7 +6,7 @@ import { randomBaseline } from '../models/baselines/random.js';
 import { reportOracleBaseline } from '../models/baselines/report-oracle.js';
 import { textOnlyBaseline, trainTextOnly } from '../models/baselines/text-only.js';
 import { AdapterConfigError, openAICompatibleAdapter } from '../models/openai-compatible.js';
-import { PRESETS } from '../models/presets.js';
+import { PRESETS, type ModelPreset } from '../models/presets.js';
 import { parseReplayFile, replayAdapter } from '../models/replay.js';
 import { readTextFile } from './read-text-file.js';
 
@@ -24,6 +24,8 @@ export interface EndpointOptions {
 export interface ResolvedModel {
   adapter: ModelAdapter;
   presetMaxImages: number | null;
+  /** The preset named (its request options, token default, retirement), or null. */
+  preset?: ModelPreset;
 }
 
 export const MODEL_SPEC_FORMS =
@@ -76,7 +78,7 @@ export async function resolveModel(spec: string, endpoint: EndpointOptions, seed
         ...common,
         apiKeyEnv: endpoint.apiKeyEnv ?? preset.apiKeyEnv,
       });
-      return { adapter, presetMaxImages: preset.maxImages };
+      return { adapter, presetMaxImages: preset.maxImages, preset };
     }
   } catch (error) {
     if (error instanceof AdapterConfigError) throw new CxrError('model-config', `--model ${spec}: ${error.message}`);

@@ -52,7 +52,11 @@ export const RunManifest = z.object({
     /** The answer judge asked about outputs the rules could not read (absent: rules only). Its verdicts are in judge.jsonl. */
     judge: JudgeManifest.optional(),
   }),
-  params: z.object({ temperature: z.number(), maxTokens: z.number().int(), topP: z.number().optional(), seed: z.number().int().optional() }),
+  params: z.object({
+    temperature: z.number(), maxTokens: z.number().int(), topP: z.number().optional(), seed: z.number().int().optional(),
+    /** Request options sent as given (`--param`, a preset's), keys sorted: another set of them is another run. */
+    requestParams: z.record(z.string(), z.unknown()).optional(),
+  }),
   seed: z.number().int(),
   /** A derived run (e.g. `shuffle-check`): same model and settings, other item variants. */
   variant: z.string().optional(),

@@ -1,5 +1,6 @@
 import type { Letter } from './question.js';
 import type { Extraction } from './extraction.js';
+import type { RequestParams } from './request-params.js';
 
 /** One part of a chat message: text, or an image given as a data URL (or any URL the endpoint accepts). */
 export type ContentPart = { type: 'text'; text: string } | { type: 'image'; url: string; detail?: 'auto' | 'low' | 'high' };
@@ -18,6 +19,8 @@ export interface GenerationParams {
   seed?: number;
   /** Constrain the reply to this JSON schema (OpenAI `response_format: json_schema`; vLLM and SGLang follow it too). */
   jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /** Further request body fields, sent as given (`--param`, a preset's); never one of the fields above. */
+  requestParams?: RequestParams;
 }
 
 /** What a model is asked for one question. Images are already encoded (the runner does that once per image). */
@@ -31,12 +34,21 @@ export interface ModelRequest {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** Of the completion tokens, those spent reasoning (`usage.completion_tokens_details.reasoning_tokens`), where reported. */
+  reasoningTokens?: number;
 }
 
 /** A model's answer to one request. */
 export interface ModelResponse {
+  /** The answer (`message.content`; empty when the endpoint sent null). */
   text: string;
+  /**
+   * The reasoning a thinking model returned apart from its answer (`message.reasoning` of vLLM and OpenRouter,
+   * `reasoning_content` of SGLang, DeepSeek and older vLLM). Kept, never read as the answer unless the answer is empty.
+   */
+  reasoning?: string;
   usage?: Usage;
+  /** `length`: the reply was cut at the token limit (a thinking model that ran out of tokens). */
   finishReason?: string | null;
   /** Which endpoint answered (for load-balanced fleets). */
   endpoint?: string;
@@ -68,8 +80,12 @@ export interface Prediction {
   at: string;
 }
 
-/** How one question ended. `unparseable` and `error` are counted apart from `wrong`. */
-export type OutcomeStatus = 'correct' | 'wrong' | 'unparseable' | 'error';
+/**
+ * How one question ended. `unparseable`, `truncated` and `error` are counted apart from `wrong` (and as not
+ * correct). `truncated`: no answer could be read and the reply was cut at the token limit (`finish_reason:
+ * length`) — the model ran out of tokens, often while thinking, rather than answering in a way no rule reads.
+ */
+export type OutcomeStatus = 'correct' | 'wrong' | 'unparseable' | 'truncated' | 'error';
 
 /** The scored result of one question. */
 export interface Outcome {
@@ -83,4 +99,6 @@ export interface Outcome {
   expected: Letter;
   predicted: Letter | null;
   extraction: Extraction | null;
+  /** Tokens the model spent reasoning, where the endpoint reported them. */
+  reasoningTokens?: number;
 }

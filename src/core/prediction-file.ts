@@ -18,6 +18,11 @@ export interface PredictionFileProblem {
 export interface ParsedPredictions {
   predictions: Map<string, string>;
   problems: PredictionFileProblem[];
+  /**
+   * Ids whose record says the reply was cut at the token limit (`"finish_reason": "length"`, as `cxrbench eval`
+   * writes in its ReXrank file): an answer that cannot be read there is counted truncated, not unparseable.
+   */
+  cutShort: Set<string>;
 }
 
 /** Fields that may hold the prediction, in order of preference. */
@@ -58,17 +63,21 @@ export function parsePredictions(content: string, format: PredictionFormat): Par
   const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const predictions = new Map<string, string>();
   const problems: PredictionFileProblem[] = [];
+  const cutShort = new Set<string>();
   const binary = describeBinary(text);
   if (binary) {
     problems.push({ code: 'not-parseable', where: 'file', message: `this looks like ${binary}; expected ReXrank JSON, JSONL or CSV predictions (text)` });
-    return { predictions, problems };
+    return { predictions, problems, cutShort };
   }
   const pick = (record: Record<string, unknown>) => PREDICTION_FIELDS.map((f) => record[f]).find((v) => v !== undefined);
-  const add = (id: string, value: unknown, where: string) => {
+  const add = (id: string, value: unknown, where: string, finishReason?: unknown) => {
     const prediction = asText(value);
     if (prediction === null) problems.push({ code: 'no-prediction', where, id, message: `${where} has no prediction (expected one of ${PREDICTION_FIELDS.join(', ')} as text)` });
     else if (predictions.has(id)) problems.push({ code: 'duplicate-id', where, id, message: `${where} repeats id "${id}"` });
-    else predictions.set(id, prediction);
+    else {
+      predictions.set(id, prediction);
+      if (finishReason === 'length') cutShort.add(id);
+    }
   };
 
   if (format === 'csv') {
@@ -77,14 +86,14 @@ export function parsePredictions(content: string, format: PredictionFormat): Par
       rows = parseCsv(text, { columns: true, bom: true, skip_empty_lines: true }) as Record<string, string>[];
     } catch (error) {
       problems.push({ code: 'not-parseable', where: 'file', message: `not a CSV file (${(error as Error).message})` });
-      return { predictions, problems };
+      return { predictions, problems, cutShort };
     }
     rows.forEach((row, i) => {
       const where = `row ${i + 2}`;
       if (row.id === undefined || row.id === '') problems.push({ code: 'no-id', where, message: `${where} has no id (expected a header row with columns id,prediction)` });
       else add(row.id, pick(row), where);
     });
-    return { predictions, problems };
+    return { predictions, problems, cutShort };
   }
 
   if (format === 'jsonl') {
@@ -106,9 +115,9 @@ export function parsePredictions(content: string, format: PredictionFormat): Par
       const r = record as Record<string, unknown>;
       const id = asText(r.id ?? r.question_id);
       if (id === null) problems.push({ code: 'no-id', where, message: `${where} has no "id"` });
-      else add(id, pick(r), where);
+      else add(id, pick(r), where, r.finish_reason);
     });
-    return { predictions, problems };
+    return { predictions, problems, cutShort };
   }
 
   let json: unknown;
@@ -116,11 +125,11 @@ export function parsePredictions(content: string, format: PredictionFormat): Par
     json = JSON.parse(text);
   } catch (error) {
     problems.push({ code: 'not-parseable', where: 'file', message: `not JSON (${(error as Error).message}); expected a ReXrank prediction JSON, .jsonl or .csv` });
-    return { predictions, problems };
+    return { predictions, problems, cutShort };
   }
   if (!json || typeof json !== 'object' || Array.isArray(json)) {
     problems.push({ code: 'not-parseable', where: 'file', message: 'expected one JSON object keyed by question id (ReXrank format)' });
-    return { predictions, problems };
+    return { predictions, problems, cutShort };
   }
   // JSON.parse keeps the last record of a repeated id: the repeats are found in the text and listed.
   for (const [id, times] of repeatedTopLevelKeys(text, Object.keys(json).length)) {
@@ -129,7 +138,7 @@ export function parsePredictions(content: string, format: PredictionFormat): Par
   for (const [id, record] of Object.entries(json as Record<string, unknown>)) {
     const where = `record "${id}"`;
     if (!record || typeof record !== 'object') problems.push({ code: 'not-parseable', where, id, message: `${where} is not an object` });
-    else add(id, pick(record as Record<string, unknown>), where);
+    else add(id, pick(record as Record<string, unknown>), where, (record as Record<string, unknown>).finish_reason);
   }
-  return { predictions, problems };
+  return { predictions, problems, cutShort };
 }

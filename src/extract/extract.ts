@@ -7,14 +7,15 @@ import { readStructured } from './structured.js';
 
 /** Name and version of the extractor; bump the version whenever any rule's behaviour changes. */
 export const EXTRACTOR_NAME = 'cxrbench-reader';
-export const EXTRACTOR_VERSION = '2.0.0';
+export const EXTRACTOR_VERSION = '2.1.0';
 
 /**
  * The rules an extraction can name, in the order a reader weighs them, each versioned. Structured answers
  * (JSON, Python dicts, tags, `\boxed{}`) are read first; then the statements of the text: explicit answers
  * (`final-answer`, `answer`, `choice`, `leading-letter`, `letter-line`), then conclusions (`belief`,
  * `conclusion`, `evaluation`); an answer named by `option-text` or `ordinal`; and, when nothing commits,
- * a final `bare-letter`. `reasoning:*` marks an answer read from a reasoning block after an empty answer.
+ * a final `bare-letter`. `reasoning:*` marks an answer read from a reasoning block after an empty answer
+ * (a `<think>` block of the output, or the reasoning the endpoint returned apart, since 2.1.0).
  */
 const RULES = ['json', 'python-dict', 'tag', 'boxed', 'final-answer', 'answer', 'choice', 'leading-letter', 'letter-line', 'belief', 'conclusion', 'evidence', 'evaluation', 'statement', 'option-text', 'ordinal', 'bare-letter', 'paraphrase'] as const;
 const RULE_VERSION = '2';
@@ -24,6 +25,11 @@ const STRICT_RULES = ['json', 'tag'] as const;
 export interface ExtractOptions {
   /** JSON and answer tags only (no statement, letter or option-text reading). */
   strict?: boolean;
+  /**
+   * The reasoning the endpoint returned apart from the answer (`message.reasoning`): read only when the answer
+   * is empty (content null or ""), and an answer found there is named `reasoning:<rule>`.
+   */
+  reasoning?: string;
 }
 
 /** Describes the extractor for a run manifest. */
@@ -57,9 +63,11 @@ export function extractAnswer(output: unknown, options?: readonly string[], sett
   const prepared = prepareOptions(options);
   const strict = settings.strict === true;
   let reading = read(normalized.answer, prepared, strict);
-  if (reading.letter === null && (reading.reason === 'empty' || reading.reason === 'no-match') && normalized.reasoning) {
-    // Nothing after the reasoning block: what the reasoning concluded is the answer it gave.
-    const fromReasoning = read(normalized.reasoning, prepared, strict);
+  // A reasoning field is read only after an empty answer; an inline block also after an answer no rule reads.
+  const reasoning = reading.letter === null && reading.reason === 'empty' && settings.reasoning ? normalizeOutput(settings.reasoning).answer : normalized.reasoning;
+  if (reading.letter === null && (reading.reason === 'empty' || reading.reason === 'no-match') && reasoning) {
+    // Nothing after the reasoning: what the reasoning concluded is the answer it gave.
+    const fromReasoning = read(reasoning, prepared, strict);
     if (fromReasoning.letter !== null) reading = { ...fromReasoning, rule: `reasoning:${fromReasoning.rule}`, span: [-1, -1] };
     else if (fromReasoning.reason !== 'no-match' && fromReasoning.reason !== 'empty') reading = fromReasoning;
   }

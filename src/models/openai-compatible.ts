@@ -101,11 +101,15 @@ export function classifyOpenAIError(error: unknown): Failure {
 }
 
 function requestBody(config: OpenAICompatibleConfig, request: ModelRequest): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
+  const extra = request.params.requestParams ?? {};
   return {
+    // Request options first: the fields cxrbench sets itself (refused as --param) always win.
+    ...extra,
     model: config.model,
     messages: toOpenAIMessages(request.messages, config.systemPrompt),
     temperature: request.params.temperature,
-    max_tokens: request.params.maxTokens,
+    // OpenAI's reasoning models refuse max_tokens beside max_completion_tokens: the option given replaces it.
+    ...('max_completion_tokens' in extra ? {} : { max_tokens: request.params.maxTokens }),
     ...(request.params.topP !== undefined ? { top_p: request.params.topP } : {}),
     ...(request.params.seed !== undefined ? { seed: request.params.seed } : {}),
     ...(request.params.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.params.jsonSchema.name, schema: request.params.jsonSchema.schema, strict: true } } } : {}),
@@ -117,12 +121,34 @@ function responseOf(completion: OpenAI.Chat.ChatCompletion | undefined): ModelRe
   const choice = completion?.choices?.[0];
   if (!choice || typeof choice !== 'object') throw new Error(`the endpoint answered without choices: ${JSON.stringify(completion).slice(0, 200)}`);
   const content: unknown = choice.message?.content;
-  const text = typeof content === 'string' ? content : content === null || content === undefined ? '' : JSON.stringify(content);
+  // OpenAI puts a refusal in its own field with content null: it is what the model said, read (and counted) as a refusal.
+  const refusal: unknown = (choice.message as { refusal?: unknown } | undefined)?.refusal;
+  const text = typeof content === 'string' ? content : content === null || content === undefined ? (typeof refusal === 'string' ? refusal : '') : JSON.stringify(content);
+  const reasoning = reasoningOf(choice.message as unknown as Record<string, unknown> | undefined);
+  const usage = completion!.usage;
+  const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens;
   return {
     text,
+    ...(reasoning ? { reasoning } : {}),
     finishReason: choice.finish_reason ?? null,
-    ...(completion!.usage ? { usage: { promptTokens: completion!.usage.prompt_tokens, completionTokens: completion!.usage.completion_tokens } } : {}),
+    ...(usage ? { usage: { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, ...(typeof reasoningTokens === 'number' ? { reasoningTokens } : {}) } } : {}),
   };
+}
+
+/**
+ * The reasoning a thinking model returned beside its answer: `reasoning` (vLLM ≥ 0.10, OpenRouter),
+ * `reasoning_content` (SGLang, DeepSeek, older vLLM), or the text of OpenRouter's `reasoning_details` when only
+ * they are given (encrypted entries carry none). Undefined when there is none.
+ */
+function reasoningOf(message: Record<string, unknown> | undefined): string | undefined {
+  for (const field of ['reasoning', 'reasoning_content']) {
+    const value = message?.[field];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  const details = message?.reasoning_details;
+  if (!Array.isArray(details)) return undefined;
+  const texts = details.map((d: unknown) => (d && typeof d === 'object' ? ((d as { text?: unknown; summary?: unknown }).text ?? (d as { summary?: unknown }).summary) : undefined)).filter((t): t is string => typeof t === 'string' && t !== '');
+  return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
 /** OpenAI's Batch API (files + batches), used through the first endpoint. */

@@ -1,12 +1,15 @@
 import { NO_SPREAD_NOTE, NO_SPREAD_OVERALL_NOTE, type MethodEstimate } from '../score/intervals.js';
+import type { OutcomeStatus } from '../core/model-io.js';
 import { cellInterval, overallInterval, type CellResult, type Results } from '../score/results.js';
 
 /** One run's answer to a question. */
 export interface ReportAnswer {
-  status: 'correct' | 'wrong' | 'unparseable' | 'error';
+  status: OutcomeStatus;
   predicted: string | null;
   rule: string | null;
   output: string;
+  /** The reasoning the model returned beside its answer, when it did (shown folded). */
+  reasoning?: string;
 }
 
 /** One question of the item browser: everything a reader needs to judge each run's answer. */
@@ -62,12 +65,12 @@ function range(e: MethodEstimate): string {
 
 function cellRows(cells: Record<string, CellResult>): string {
   return Object.entries(cells)
-    .map(([name, c]) => `<tr${c.small ? ' class="small"' : ''}><td>${escapeHtml(name)}${c.small ? ' *' : ''}</td><td>${c.n}</td><td>${pct(c.accuracy.value)}</td><td>${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}</td><td>${range(cellInterval(c))}</td><td>${c.readByJudge}</td><td>${c.unparseable}</td><td>${c.error}</td></tr>`)
+    .map(([name, c]) => `<tr${c.small ? ' class="small"' : ''}><td>${escapeHtml(name)}${c.small ? ' *' : ''}</td><td>${c.n}</td><td>${pct(c.accuracy.value)}</td><td>${pct(c.accuracy.lo)}–${pct(c.accuracy.hi)}</td><td>${range(cellInterval(c))}</td><td>${c.readByJudge}</td><td>${c.unparseable}</td><td>${c.truncated ?? 0}</td><td>${c.error}</td></tr>`)
     .join('\n');
 }
 
 function table(id: string, first: string, cells: Record<string, CellResult>): string {
-  return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>study bootstrap 95%</th><th>read by judge</th><th>unparseable</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
+  return `<table id="${id}"><thead><tr><th>${first}</th><th>n</th><th>acc %</th><th>Wilson 95%</th><th>study bootstrap 95%</th><th>read by judge</th><th>unparseable</th><th>truncated</th><th>error</th></tr></thead><tbody>\n${cellRows(cells)}\n</tbody></table>`;
 }
 
 function itemRow(item: ReportItem, runs: readonly ReportRun[]): string {
@@ -83,7 +86,7 @@ function itemRow(item: ReportItem, runs: readonly ReportRun[]): string {
     .join('');
   const letters = new Set(item.answers.map((a) => a.predicted ?? '∅'));
   const statuses = item.answers.map((a, r) => ` data-status-${r}="${a.status}"`).join('');
-  const answers = item.answers.map((a, r) => `<tr class="answer-${r}"><td>${escapeHtml(runs[r]?.label ?? `run ${r + 1}`)}</td><td><b>${a.predicted ?? '—'}</b></td><td class="st ${a.status}">${a.status}</td><td><code>${escapeHtml(a.rule ?? '—')}</code></td><td><details><summary>raw output</summary><pre>${escapeHtml(a.output)}</pre></details></td></tr>`).join('');
+  const answers = item.answers.map((a, r) => `<tr class="answer-${r}"><td>${escapeHtml(runs[r]?.label ?? `run ${r + 1}`)}</td><td><b>${a.predicted ?? '—'}</b></td><td class="st ${a.status}">${a.status}</td><td><code>${escapeHtml(a.rule ?? '—')}</code></td><td><details><summary>raw output</summary><pre>${escapeHtml(a.output)}</pre></details>${a.reasoning ? `<details class="reasoning"><summary>reasoning</summary><pre>${escapeHtml(a.reasoning)}</pre></details>` : ''}</td></tr>`).join('');
   return `<article class="item ${item.answers[0]?.status ?? ''}" data-task="${escapeHtml(item.task)}" data-category="${escapeHtml(item.category)}"${statuses} data-agree="${letters.size === 1 ? 'yes' : 'no'}">
 <header><code>${escapeHtml(item.id)}</code> · ${escapeHtml(item.task)} · ${escapeHtml(item.category)}</header>
 <div class="images">${images}</div>
@@ -99,13 +102,13 @@ function withInterval(e: MethodEstimate | undefined): string {
   return e ? `${pct(e.value)} <span class="ci">${range(e)}</span>` : '—';
 }
 
-/** Table 2-style: one row per run — ReXrank overall, micro, each task, unparseable answers — with 95% intervals. */
+/** Table 2-style: one row per run — ReXrank overall, micro, each task, unparseable and truncated answers — with 95% intervals. */
 function summaryTable(runs: readonly ReportRun[], tasks: readonly string[]): string {
   const rows = runs.map((run) => {
     const r = run.results;
-    return `<tr><td>${escapeHtml(run.label)}</td><td>${withInterval(overallInterval(r.rexrankOverall, r.byTask))}</td><td>${withInterval(cellInterval(r.overall))}</td>${tasks.map((t) => `<td>${withInterval(r.byTask[t] && cellInterval(r.byTask[t]))}</td>`).join('')}<td>${r.overall.unparseable} <span class="ci">${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%</span></td><td>${r.overall.n}</td></tr>`;
+    return `<tr><td>${escapeHtml(run.label)}</td><td>${withInterval(overallInterval(r.rexrankOverall, r.byTask))}</td><td>${withInterval(cellInterval(r.overall))}</td>${tasks.map((t) => `<td>${withInterval(r.byTask[t] && cellInterval(r.byTask[t]))}</td>`).join('')}<td>${r.overall.unparseable} <span class="ci">${pct(r.overall.n ? r.overall.unparseable / r.overall.n : 0)}%</span></td><td>${r.overall.truncated ?? 0} <span class="ci">${pct(r.overall.n ? (r.overall.truncated ?? 0) / r.overall.n : 0)}%</span></td><td>${r.overall.n}</td></tr>`;
   });
-  return `<table id="summary-table"><thead><tr><th>run</th><th>ReXrank overall</th><th>micro</th>${tasks.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}<th>unparseable</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table id="summary-table"><thead><tr><th>run</th><th>ReXrank overall</th><th>micro</th>${tasks.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}<th>unparseable</th><th>truncated</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function comparisonSection(c: ReportComparison): string {
@@ -125,11 +128,11 @@ const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-wid
 table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:right}th:first-child,td:first-child{text-align:left}
 tr.small td{color:#777}
 .item{border:1px solid #ddd;border-radius:.4rem;padding:.6rem;margin:.6rem 0}.item.correct{border-left:6px solid #16a34a}.item.wrong{border-left:6px solid #dc2626}
-.item.unparseable{border-left:6px solid #d97706}.item.error{border-left:6px solid #6b7280}
+.item.unparseable,.item.truncated{border-left:6px solid #d97706}.item.error{border-left:6px solid #6b7280}
 .options{list-style:none;padding-left:.5rem}.options .gold{font-weight:600}.thumb{border:0;padding:0;margin-right:.3rem;cursor:zoom-in;background:none}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}dialog img{max-width:90vw;max-height:85vh}#filters{position:sticky;top:0;background:#fff;padding:.4rem 0}
 .hidden{display:none}.ci{color:#667;font-size:.85em;white-space:nowrap}td{white-space:nowrap}.answers{font-size:.9em;margin:.3rem 0}.answers td{text-align:left}
-.st.correct{color:#15803d}.st.wrong{color:#b91c1c}.st.unparseable{color:#b45309}.mark{color:#555;font-size:.85em}
+.st.correct{color:#15803d}.st.wrong{color:#b91c1c}.st.unparseable,.st.truncated{color:#b45309}.mark{color:#555;font-size:.85em}
 .table-scroll,.chart-scroll{overflow-x:auto;max-width:100%}figure{margin:1rem 0}body{overflow-wrap:break-word}select{max-width:100%}
 @media (max-width:600px){body{margin:1rem auto;padding:0 .6rem}}`;
 
@@ -155,7 +158,7 @@ export function renderHtmlReport(report: HtmlReport): string {
   // The chosen model's answer is underlined; which model is chosen is the item browser's model switch.
   const chosenCss = runs.map((_, i) => `#items[data-model="${i}"] li.chosen-${i}{text-decoration:underline}#items[data-model="${i}"] tr.answer-${i}{background:#f1f5f9}`).join('');
   const details = runs.map((run, i) => `<section class="run-detail" data-run="${i}"><h3>${escapeHtml(run.label)}</h3>
-<p>Answers read: ${run.results.overall.readByRule} by the rules (${escapeHtml(run.results.reading.extractor)}), ${run.results.overall.readByJudge} by the judge (${escapeHtml(run.results.reading.judge ?? 'none used')}), ${run.results.overall.unparseable} unparseable, counted wrong. Errors ${run.results.overall.error}, not yet run ${run.results.notRun}.</p>
+<p>Answers read: ${run.results.overall.readByRule} by the rules (${escapeHtml(run.results.reading.extractor)}), ${run.results.overall.readByJudge} by the judge (${escapeHtml(run.results.reading.judge ?? 'none used')}), ${run.results.overall.unparseable} unparseable and ${run.results.overall.truncated ?? 0} truncated at the token limit, counted wrong. Errors ${run.results.overall.error}, not yet run ${run.results.notRun}.</p>
 ${table(`tasks-${i}`, 'task', Object.fromEntries(tasks.filter((t) => run.results.byTask[t]).map((t) => [t, run.results.byTask[t]!])))}
 ${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join('\n');
   return `<!doctype html>
@@ -164,7 +167,7 @@ ${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join
 <style>${STYLE}${chosenCss}</style></head><body>
 <h1>${escapeHtml(report.title)}</h1>
 <section id="summary"><div class="table-scroll">${summaryTable(runs, tasks)}</div>
-<p id="summary-intervals"><small>Accuracy in % with its 95% study-bootstrap interval (${r0.settings.resamples} resamples of the studies, seed ${r0.settings.seed}: a study's questions share its images) — the interval the board shows for the same run. ${escapeHtml(NO_SPREAD_NOTE)} (${NO_SPREAD_OVERALL_NOTE}). ReXrank overall is the mean of the task accuracies. Unparseable: answers no rule (or judge) could read — the paper's “failed extractions” — counted wrong. ${escapeHtml(report.manifestSummary)}</small></p></section>
+<p id="summary-intervals"><small>Accuracy in % with its 95% study-bootstrap interval (${r0.settings.resamples} resamples of the studies, seed ${r0.settings.seed}: a study's questions share its images) — the interval the board shows for the same run. ${escapeHtml(NO_SPREAD_NOTE)} (${NO_SPREAD_OVERALL_NOTE}). ReXrank overall is the mean of the task accuracies. Unparseable: answers no rule (or judge) could read — the paper's “failed extractions” — counted wrong. Truncated: no answer read and the reply was cut at the token limit (raise --max-tokens), counted wrong too. ${escapeHtml(report.manifestSummary)}</small></p></section>
 <h2>Accuracy per task</h2>
 <figure id="accuracy-chart" class="chart-scroll">${report.accuracyChartSvg}<figcaption><small>Whiskers: the 95% intervals of the summary table (study bootstrap; Wilson's where it has no spread).</small></figcaption></figure>
 ${report.comparison ? comparisonSection(report.comparison) : ''}
@@ -175,10 +178,10 @@ ${several ? `<p><label>run <select id="f-detail">${runs.map((run, i) => `<option
 <h2>Agreement (Cohen's κ)</h2>
 <figure id="kappa-heatmap" class="chart-scroll">${report.kappaHeatmapSvg ?? ''}</figure><p><small>${escapeHtml(report.kappaNote)}</small></p>
 <h2>Items</h2>
-<p id="items-legend"><small>In each item the <b>gold answer is bold</b> (and marked "gold") and <u>the chosen run's answer is underlined</u>; every run's answer, its status and how it was read are in the table below the options. The left border is the first run's status: green right, red wrong, amber unparseable, grey error.</small></p>
+<p id="items-legend"><small>In each item the <b>gold answer is bold</b> (and marked "gold") and <u>the chosen run's answer is underlined</u>; every run's answer, its status and how it was read are in the table below the options. The left border is the first run's status: green right, red wrong, amber unparseable or truncated, grey error.</small></p>
 <div id="filters">${several ? `<label>run <select id="f-model">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label> ` : ''}<label>task <select id="f-task"><option value="">all</option>${options(tasks)}</select></label>
 <label>category <select id="f-category"><option value="">all</option>${options(categories)}</select></label>
-<label>status <select id="f-status"><option value="">all</option>${options(['correct', 'wrong', 'unparseable', 'error'])}</select></label>${several ? ' <label><input type="checkbox" id="f-disagree"> only where the runs disagree</label>' : ''} <span id="f-count"></span></div>
+<label>status <select id="f-status"><option value="">all</option>${options(['correct', 'wrong', 'unparseable', 'truncated', 'error'])}</select></label>${several ? ' <label><input type="checkbox" id="f-disagree"> only where the runs disagree</label>' : ''} <span id="f-count"></span></div>
 <div id="items" data-model="0">
 ${report.items.map((item) => itemRow(item, runs)).join('\n')}
 </div>

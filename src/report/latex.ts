@@ -44,15 +44,15 @@ export function resultsLatex(rows: { model: string; results: Results }[]): strin
     `\\caption{Accuracy per task with 95\\% study-bootstrap intervals. Overall is the mean of the task accuracies (ReXrank); Micro is over all questions. ${latexEscape(NO_SPREAD_NOTE).replace('†', '$^{\\dagger}$')} (${NO_SPREAD_OVERALL_NOTE}).}`,
     '\\end{table}',
   ];
-  const categoryRow = (name: string, c: CellResult) => `${latexEscape(name)}${c.small ? '$^{*}$' : ''} & ${c.n} & ${withCi(c.accuracy)} & ${c.unparseable} \\\\`;
+  const categoryRow = (name: string, c: CellResult) => `${latexEscape(name)}${c.small ? '$^{*}$' : ''} & ${c.n} & ${withCi(c.accuracy)} & ${c.unparseable} & ${c.truncated ?? 0} \\\\`;
   const table3 = rows.flatMap(({ model, results }) => [
     '',
     `% Table 3 layout: per-category accuracy of ${model.replace(/\n/g, ' ')} (Wilson 95% intervals; * fewer than ${results.settings.smallCell} questions)`,
     '\\begin{table}[t]',
     '\\centering',
-    '\\begin{tabular}{lrcr}',
+    '\\begin{tabular}{lrcrr}',
     '\\toprule',
-    'Category & $n$ & Accuracy (\\%) & Unparseable \\\\',
+    'Category & $n$ & Accuracy (\\%) & Unparseable & Truncated \\\\',
     '\\midrule',
     ...Object.entries(results.byCategory).map(([name, c]) => categoryRow(name, c)),
     '\\bottomrule',

@@ -5,23 +5,23 @@ import { renderTable } from './text-table.js';
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function row(name: string, c: GroupCounts): string[] {
-  return [name, String(c.n), pct(c.accuracy), String(c.correct), String(c.wrong), String(c.readByRule), String(c.readByJudge), String(c.unparseable), String(c.error)];
+  return [name, String(c.n), pct(c.accuracy), String(c.correct), String(c.wrong), String(c.readByRule), String(c.readByJudge), String(c.unparseable), String(c.truncated), String(c.error)];
 }
 
 /**
  * The terminal summary of a run: accuracy per task, overall (micro) and ReXrank overall, every outcome counted,
- * with how answers were read (rules, judge, unparseable). `judge` names the judge model when one was used.
+ * with how answers were read (rules, judge, unparseable, truncated). `judge` names the judge model when one was used.
  */
 export function runSummaryTable(summary: RunSummary, title: string, judge: string | null = null): string {
   const rows = Object.entries(summary.byTask).map(([task, c]) => row(task, c));
   rows.push(row('all questions (micro)', summary.overall));
   const lines = [
     renderTable(
-      { title, headers: ['task', 'n', 'accuracy', 'correct', 'wrong', 'read by rules', 'read by judge', 'unparseable', 'error'], rows, numeric: [false, true, true, true, true, true, true, true, true] },
+      { title, headers: ['task', 'n', 'accuracy', 'correct', 'wrong', 'read by rules', 'read by judge', 'unparseable', 'truncated', 'error'], rows, numeric: [false, true, true, true, true, true, true, true, true, true] },
       'table',
     ),
     `ReXrank overall (mean of ${summary.rexrankTasks.length} task accuracies): ${summary.rexrankOverall === null ? '—' : pct(summary.rexrankOverall)}`,
-    `answers read: ${summary.overall.readByRule} by the rules, ${summary.overall.readByJudge} by the judge${judge ? ` (${judge})` : ' (none used)'}, ${summary.overall.unparseable} unparseable (counted wrong)`,
+    `answers read: ${summary.overall.readByRule} by the rules${summary.overall.readFromReasoning > 0 ? ` (${summary.overall.readFromReasoning} of them from the reasoning: the answer was empty)` : ''}, ${summary.overall.readByJudge} by the judge${judge ? ` (${judge})` : ' (none used)'}, ${summary.overall.unparseable} unparseable (counted wrong), ${summary.overall.truncated} truncated at the token limit (counted wrong${summary.overall.truncated > 0 ? '; raise --max-tokens' : ''})`,
     summary.complete
       ? summary.overall.error > 0
         ? `every question asked; ${summary.overall.error} of ${summary.selected} ended in error`

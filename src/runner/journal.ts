@@ -28,7 +28,8 @@ const JournalLine = z.object({
   at: z.string(),
   response: z.object({
     text: z.string(),
-    usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }).optional(),
+    reasoning: z.string().optional(),
+    usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), reasoningTokens: z.number().optional() }).optional(),
     finishReason: z.string().nullable().optional(),
     endpoint: z.string().optional(),
   }).optional(),

@@ -315,7 +315,9 @@ async function writeRunFiles(options: RunOptions, predictionOf: (questionId: str
       outcomes.push(outcome);
       if (!outcomeLines.write(`${JSON.stringify(outcome)}\n`)) await once(outcomeLines, 'drain');
     }
-    const record = { ...toOfficialRecord(question), model_prediction: prediction?.response?.text ?? null };
+    // A reply cut at the token limit says so, so a board scoring this file counts it truncated rather than unparseable.
+    const cut = prediction?.response?.finishReason === 'length' ? { finish_reason: 'length' } : {};
+    const record = { ...toOfficialRecord(question), model_prediction: prediction?.response?.text ?? null, ...cut };
     if (!rexrank.write(`${first ? '\n' : ',\n'}  ${JSON.stringify(question.id)}: ${JSON.stringify(record)}`)) await once(rexrank, 'drain');
     first = false;
   }

@@ -9,6 +9,8 @@ export interface CellResult {
   correct: number;
   wrong: number;
   unparseable: number;
+  /** Not read, and cut at the token limit (`finish_reason: length`). Absent from board entries scored before it was counted. */
+  truncated: number;
   error: number;
   /** Answers read by the extraction rules, and by the judge (correct + wrong = readByRule + readByJudge). */
   readByRule: number;
@@ -60,7 +62,7 @@ export interface ScoreOptions {
 }
 
 function cell(outcomes: readonly ScoredOutcome[], options: ScoreOptions, seedOffset: number): CellResult {
-  const counts = { correct: 0, wrong: 0, unparseable: 0, error: 0, readByRule: 0, readByJudge: 0 };
+  const counts = { correct: 0, wrong: 0, unparseable: 0, truncated: 0, error: 0, readByRule: 0, readByJudge: 0 };
   const byStudy = new Map<string, [number, number]>();
   for (const o of outcomes) {
     counts[o.status]++;

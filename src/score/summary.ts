@@ -2,18 +2,22 @@ import type { Outcome } from '../core/model-io.js';
 import { inPaperOrder, TASK_NAMES } from '../core/question.js';
 
 /**
- * Counts of one group of outcomes, and its accuracy (correct over all outcomes: unparseable and errors count as
- * not correct). Answers are counted three ways: read by the rules, read by the judge, unparseable.
+ * Counts of one group of outcomes, and its accuracy (correct over all outcomes: unparseable, truncated and
+ * errors count as not correct). Answers are counted three ways: read by the rules, read by the judge, not read
+ * (unparseable, or truncated at the token limit).
  */
 export interface GroupCounts {
   n: number;
   correct: number;
   wrong: number;
   unparseable: number;
+  truncated: number;
   error: number;
   accuracy: number;
   readByRule: number;
   readByJudge: number;
+  /** Of those read by the rules, answers read from the reasoning because the answer itself was empty (rule `reasoning:*`). */
+  readFromReasoning: number;
 }
 
 /** The headline numbers of a run: per task, micro over all questions, and ReXrank's overall (mean of the task accuracies). */
@@ -30,13 +34,14 @@ export interface RunSummary {
 }
 
 function emptyCounts(): GroupCounts {
-  return { n: 0, correct: 0, wrong: 0, unparseable: 0, error: 0, accuracy: 0, readByRule: 0, readByJudge: 0 };
+  return { n: 0, correct: 0, wrong: 0, unparseable: 0, truncated: 0, error: 0, accuracy: 0, readByRule: 0, readByJudge: 0, readFromReasoning: 0 };
 }
 
 function add(counts: GroupCounts, outcome: Outcome): void {
   counts.n++;
   counts[outcome.status]++;
   if (outcome.predicted !== null) counts[outcome.extraction?.rule === 'judge' ? 'readByJudge' : 'readByRule']++;
+  if (outcome.predicted !== null && outcome.extraction?.rule.startsWith('reasoning:')) counts.readFromReasoning++;
   counts.accuracy = counts.correct / counts.n;
 }
 

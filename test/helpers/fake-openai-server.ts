@@ -8,7 +8,7 @@ export type Fault = '429' | '500' | '503' | 'reset' | 'hang' | 'malformed' | 'ht
 export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
-  body: { model?: string; messages?: { role: string; content: unknown }[]; temperature?: number; max_tokens?: number; seed?: number };
+  body: { model?: string; messages?: { role: string; content: unknown }[]; temperature?: number; max_tokens?: number; seed?: number; [field: string]: unknown };
   /** The text parts of the user turn, joined. */
   text: string;
   /** Image URLs in the order sent. */
@@ -27,6 +27,8 @@ export interface FakeServerOptions {
   latencyMs?: number;
   /** Batch jobs report "in_progress" this many times before "completed". */
   batchPollsUntilDone?: number;
+  /** A whole chat-completion body to answer with (a real server's, replayed), instead of one made from `reply`. */
+  completion?: (request: RecordedRequest) => unknown;
   /** Tokens reported in usage, per request. */
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** Every /embeddings request fails with 500. */
@@ -148,6 +150,7 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
           case 'no-choices':
             return json(200, { id: 'x', object: 'chat.completion', choices: [] });
           default: {
+            if (options.completion) return json(200, options.completion(recorded));
             const content = fault === 'empty' ? '' : (options.reply ?? ((r) => JSON.stringify({ answer: letterFor(r.text), explanation: 'fake' })))(recorded);
             return json(200, {
               id: `chatcmpl-${index}`,

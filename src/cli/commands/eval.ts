@@ -7,6 +7,7 @@ import { wholeNumber } from '../option-parsers.js';
 import { progressReporter } from '../progress.js';
 import { addJudgeOptions, judgeFailuresLine, type JudgeFlags } from '../judge-options.js';
 import { costUsd, parsePricing, type Pricing } from '../../runner/budget.js';
+import { parseRequestParam } from '../../core/request-params.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -24,7 +25,13 @@ function pricing(value: string): Pricing {
   return parsed;
 }
 
+/** Request options (#24): `--param key=<json>`, checked as given so a bad one stops the command before any request. */
+const collectParam = (value: string, previous: string[]) => (parseRequestParam(value), [...previous, value]);
+const PARAM_HELP = 'request option merged into the chat request body, repeatable: key=<JSON>, e.g. chat_template_kwargs=\'{"enable_thinking":true}\', top_k=20, reasoning_effort=\'"high"\', max_completion_tokens=8192 (recorded in the manifest: other options are another run)';
+const MAX_TOKENS_HELP = "maximum completion tokens (default 512, or the preset's; a thinking model spends its reasoning from them too: give it 4096–16384, or its replies are cut and counted truncated)";
+
 interface EvalFlags extends JudgeFlags {
+  param: string[];
   data: string;
   split: string;
   model: string;
@@ -40,8 +47,8 @@ interface EvalFlags extends JudgeFlags {
   maxImages?: number;
   maxPixels?: number;
   images?: string;
-  temperature: number;
-  maxTokens: number;
+  temperature?: number;
+  maxTokens?: number;
   topP?: number;
   seed: number;
   concurrency: number;
@@ -81,8 +88,8 @@ export function registerEval(program: Command): void {
     .option('--max-images <n>', 'send at most n views per question (frontal first); recorded in the manifest', wholeNumber('--max-images'))
     .option('--max-pixels <n>', 'resize images so the longest side is at most n pixels', wholeNumber('--max-pixels'))
     .option('--images <root>', 'image root (default: paths relative to the question file)')
-    .option('--temperature <t>', 'sampling temperature', number('--temperature'), 0)
-    .option('--max-tokens <n>', 'maximum completion tokens', wholeNumber('--max-tokens'), 512)
+    .option('--temperature <t>', "sampling temperature (default 0, or the preset's)", number('--temperature'))
+    .option('--max-tokens <n>', MAX_TOKENS_HELP, wholeNumber('--max-tokens'))
     .option('--top-p <p>', 'nucleus sampling', number('--top-p'))
     .option('--seed <n>', 'seed for sampling and baselines', wholeNumber('--seed'), 0)
     .option('--concurrency <n>', 'requests in flight at most', wholeNumber('--concurrency'), 8)
@@ -99,7 +106,8 @@ export function registerEval(program: Command): void {
     .option('--shuffle-check <n>', 're-ask n answered questions with options permuted; report answer consistency per task', wholeNumber('--shuffle-check'))
     .option('--batch', "send the requests through the provider's batch API (write, submit, poll, collect); rerun to resume")
     .option('--batch-poll <seconds>', 'seconds between batch status polls', number('--batch-poll'), 30)
-    .option('--quiet', 'no progress output');
+    .option('--quiet', 'no progress output')
+    .option('--param <key=json>', PARAM_HELP, collectParam, []);
   addJudgeOptions(command)
     .action(async (flags: EvalFlags) => {
       if (flags.concurrency < 1) throw new CxrError('bad-option', '--concurrency must be at least 1');
@@ -119,7 +127,7 @@ export function registerEval(program: Command): void {
           systemPrompt: flags.systemPrompt, imageDetail: flags.imageDetail ?? null,
           prompt: flags.prompt, patientContext: flags.patientContext === true, maxImages: flags.maxImages ?? null, maxPixels: flags.maxPixels ?? null,
           ...(flags.images ? { images: flags.images } : {}),
-          temperature: flags.temperature, maxTokens: flags.maxTokens, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
+          temperature: flags.temperature ?? null, maxTokens: flags.maxTokens ?? null, requestParams: flags.param, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
           concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
           retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, costBudgetUsd: flags.costBudget ?? null, pricing: flags.price ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
           limit: flags.limit ?? null, judge: flags, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,

@@ -8,7 +8,7 @@ import { addJudgeOptions, judgeFromFlags, judgeStatsLine, storedJudge, type Judg
 import { openSavedRun } from '../run-folder.js';
 import { savedRunOutcomes } from '../saved-run-outcomes.js';
 
-const STATUSES: OutcomeStatus[] = ['correct', 'wrong', 'unparseable', 'error'];
+const STATUSES: OutcomeStatus[] = ['correct', 'wrong', 'unparseable', 'truncated', 'error'];
 
 function tally(outcomes: readonly Outcome[]): Map<OutcomeStatus, number> {
   const m = new Map<OutcomeStatus, number>();

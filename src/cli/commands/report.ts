@@ -70,7 +70,7 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   // Every run's answer per question, by id; the item browser follows the first run's questions.
   const byId = scored.map((s) => new Map(s.items.map((it) => [it.question.id, it])));
   const answerOf = (it: ScoredRun['items'][number] | undefined): ReportAnswer => it
-    ? { status: it.outcome.status, predicted: it.outcome.predicted, rule: it.outcome.extraction?.rule ?? null, output: it.prediction?.response?.text ?? (it.prediction?.error ? `error: ${it.prediction.error.kind}: ${it.prediction.error.message}` : '') }
+    ? { status: it.outcome.status, predicted: it.outcome.predicted, rule: it.outcome.extraction?.rule ?? null, output: it.prediction?.response?.text ?? (it.prediction?.error ? `error: ${it.prediction.error.kind}: ${it.prediction.error.message}` : ''), ...(it.prediction?.response?.reasoning ? { reasoning: it.prediction.response.reasoning } : {}) }
     : { status: 'error', predicted: null, rule: null, output: '(this run has no answer to this question)' };
   const items: ReportItem[] = [];
   for (const { question } of scored[0]!.items) {

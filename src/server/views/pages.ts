@@ -133,11 +133,12 @@ ${fact('Rank', row.rank === null ? null : html`${row.rank} of ${total}, tier ${r
 ${fact('Overall (ReXrank), 95% study bootstrap', row.metrics ? interval(overallInterval(row.metrics.rexrankOverall, row.metrics.byTask)) : pct(row.overall))}
 ${fact('Micro accuracy, 95% study bootstrap', row.metrics ? interval(shown(row.metrics.overall)) : null)}
 ${fact('Unparseable', `${row.unparseable}${row.n ? ` of ${row.n}` : ''}`)}
-${row.metrics ? fact('Answers read', `${row.metrics.overall.readByRule ?? row.metrics.overall.correct + row.metrics.overall.wrong} by the rules (${row.metrics.settings.extractor}), ${row.metrics.overall.readByJudge ?? 0} by a judge (none: the board reads by rules only), ${row.unparseable} unparseable`) : ''}
+${row.metrics ? fact('Truncated at the token limit', `${row.metrics.truncated ?? 0}${row.n ? ` of ${row.n}` : ''}`) : ''}
+${row.metrics ? fact('Answers read', `${row.metrics.overall.readByRule ?? row.metrics.overall.correct + row.metrics.overall.wrong} by the rules (${row.metrics.settings.extractor}), ${row.metrics.overall.readByJudge ?? 0} by a judge (none: the board reads by rules only), ${row.unparseable} unparseable, ${row.metrics.truncated ?? 0} truncated`) : ''}
 ${baseline ? fact('What it is', 'a baseline shipped with cxrbench, not a model: it is shown to set the floor, and claims no weights, size or release') : html`${fact('Team', entry.team)}${modelCardFacts(m)}`}
 ${fact('Submitted', `${entry.submittedAt.slice(0, 16).replace('T', ' ')} UTC`)}</dl>
-${row.metrics ? html`<h2>Per task</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Task</th><th scope="col" class="num">n</th><th scope="col" class="num">Accuracy (95% Wilson)</th><th scope="col" class="num">95% study bootstrap</th><th scope="col" class="num">Unparseable</th></tr></thead><tbody>
-${inPaperOrder(Object.keys(row.metrics.byTask)).map((t) => [t, row.metrics!.byTask[t]!] as const).map(([t, c]) => html`<tr><th scope="row">${t}</th><td class="num">${c.n}</td><td class="num">${interval(c.accuracy)}</td><td class="num">${interval(cellInterval(c))}</td><td class="num">${c.unparseable}</td></tr>`)}</tbody></table></div><p class="help">${NO_SPREAD_NOTE}.</p>` : ''}
+${row.metrics ? html`<h2>Per task</h2><div class="table-scroll"><table class="board"><thead><tr><th scope="col">Task</th><th scope="col" class="num">n</th><th scope="col" class="num">Accuracy (95% Wilson)</th><th scope="col" class="num">95% study bootstrap</th><th scope="col" class="num">Unparseable</th><th scope="col" class="num">Truncated</th></tr></thead><tbody>
+${inPaperOrder(Object.keys(row.metrics.byTask)).map((t) => [t, row.metrics!.byTask[t]!] as const).map(([t, c]) => html`<tr><th scope="row">${t}</th><td class="num">${c.n}</td><td class="num">${interval(c.accuracy)}</td><td class="num">${interval(cellInterval(c))}</td><td class="num">${c.unparseable}</td><td class="num">${c.truncated ?? 0}</td></tr>`)}</tbody></table></div><p class="help">${NO_SPREAD_NOTE}.</p>` : ''}
 ${m.prompt ? html`<h2>Prompt</h2><pre>${m.prompt}</pre>` : ''}${m.notes ? html`<h2>Notes</h2><p>${m.notes}</p>` : ''}`;
 }
 
