@@ -29,6 +29,11 @@ const cases: [string, [string, string, string | null][]][] = [
   ['Healed fractures of the left fifth and sixth ribs.', [['rib fracture', 'present', 'left']]],
   ['The right upper lobe collapse has re-expanded.', [['atelectasis', 'absent', 'right']]],
   ['The NG tube courses below the diaphragm and out of view.', [['nasogastric tube', 'present', null]]],
+  // A soft-tissue opacity is a mass-like density, not an airspace opacity; a pulmonary artery or umbilical venous
+  // catheter is a central venous line (both seen in the fresh judged corpus, after it was judged).
+  ['There is a soft tissue opacity at the right apex.', []],
+  ['Right IJ approach pulmonary artery catheter with tip in the right interlobar pulmonary artery.', [['central venous catheter', 'present', 'right']]],
+  ['UVC tip in the right atrium.', [['central venous catheter', 'present', null]]],
 ];
 for (const [sentence, expected] of cases) {
   test(`assertion: ${sentence}`, () => assert.deepEqual(assertFindings(sentence).map((m) => [m.finding, m.status, m.side]), expected));

@@ -140,7 +140,7 @@ function phraseFinding(tokens: string[]): string | null {
  * Phrases that contain a finding's word but name something else — pads and leads on the skin, a nipple marker —
  * read past as a whole so "defibrillator pads" is not a defibrillator.
  */
-const NOT_FINDINGS = seq('pericardial effusion', 'pericardial effusions', 'pericardial fluid', 'mass effect', 'subcutaneous emphysema', 'surgical emphysema', 'soft tissue emphysema', 'subcutaneous air', 'subcutaneous gas', 'defibrillator pad', 'defibrillator pads', 'ecg lead', 'ecg leads', 'ekg lead', 'ekg leads', 'monitoring lead', 'monitoring leads', 'telemetry lead', 'telemetry leads', 'nipple marker', 'nipple markers', 'nipple shadow', 'nipple shadows', 'external pacing pads', 'pacing pads');
+const NOT_FINDINGS = seq('pericardial effusion', 'pericardial effusions', 'pericardial fluid', 'mass effect', 'subcutaneous emphysema', 'surgical emphysema', 'soft tissue emphysema', 'subcutaneous air', 'subcutaneous gas', 'defibrillator pad', 'defibrillator pads', 'ecg lead', 'ecg leads', 'ekg lead', 'ekg leads', 'monitoring lead', 'monitoring leads', 'telemetry lead', 'telemetry leads', 'nipple marker', 'nipple markers', 'nipple shadow', 'nipple shadows', 'external pacing pads', 'pacing pads', 'soft tissue opacity', 'soft tissue opacities', 'soft-tissue opacity', 'soft tissue density', 'soft-tissue density');
 
 function findMentions(ws: Word[]): Span[] {
   const spans: Span[] = [];

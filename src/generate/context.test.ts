@@ -19,7 +19,7 @@ test('a request that implies a device or an operation makes that finding uncerta
 
 test("on a newborn's or infant's film the findings of adult life are no plausible option", () => {
   for (const request of ['Neonatal, tachypnoea, 2 hours old.', 'Newborn with grunting.', 'Ex-28-weeker on CPAP.', '3 weeks old, poor feeding.', 'NICU admission, respiratory distress.', 'Preterm infant, day 2 of life.']) {
-    assert.deepEqual(contextFindings({ sections: sections(request) }).sort(), ['aortic calcification', 'degenerative changes', 'emphysema', 'granuloma', 'pleural plaque', 'tortuous aorta', 'vertebral compression fracture'], request);
+    assert.deepEqual(contextFindings({ sections: sections(request) }).sort(), ['aortic calcification', 'bronchiectasis', 'degenerative changes', 'emphysema', 'granuloma', 'pleural plaque', 'tortuous aorta', 'vertebral compression fracture'], request);
   }
   assert.deepEqual(contextFindings({ sections: sections('Fever for 3 weeks, 45 year old.') }), []);
 });
