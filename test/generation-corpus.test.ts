@@ -93,7 +93,7 @@ for (const [file, floor] of Object.entries(FLOORS)) {
   });
 }
 
-interface JudgedItem { item_id: string; part: 'dev' | 'heldout'; key: string; options: Record<string, string> }
+interface JudgedItem { item_id: string; part: 'dev' | 'heldout' | 'fresh'; key: string; options: Record<string, string> }
 interface Judgement { item_id: string; key_correct: boolean; correct_options: string[]; answerable_from_image: boolean; distractors_plausible: boolean; well_formed: boolean; problems: string[] }
 
 /**
@@ -104,7 +104,7 @@ interface Judgement { item_id: string; key_correct: boolean; correct_options: st
  * rules nor the other judgements. The judgements are of those items, fixed: rules changed since are measured by the
  * binding corpus above, and the next judging round.
  */
-export function judgedRates(round: 'before' | 'after' | 'round3') {
+export function judgedRates(round: 'before' | 'after' | 'round3' | 'fresh') {
   const read = <T>(name: string) => readFileSync(new URL(`./fixtures/generation-corpus/judged/${round}-${name}.jsonl`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
   const items = read<JudgedItem>('items');
   const judgements = new Map(read<Judgement>('judgements').map((j) => [j.item_id, j]));
@@ -141,4 +141,10 @@ test('judged items (after the #23 rules): every item judged once; the rates are 
 test('judged items (round 3, after the second round fixes): every item judged once; the rates are printed', () => {
   const r = judgedRates('round3');
   assert.deepEqual(Object.keys(r).sort(), ['dev', 'heldout']);
+});
+
+test('judged items (fresh corpus, blind: reports and judges new to the rules, never tuned on before judging): every item judged once; the rates are printed', () => {
+  const r = judgedRates('fresh');
+  assert.deepEqual(Object.keys(r), ['fresh']);
+  assert.equal(r.fresh!.keyCorrect!.n, 323);
 });

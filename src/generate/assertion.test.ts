@@ -34,6 +34,10 @@ const cases: [string, [string, string, string | null][]][] = [
   ['There is a soft tissue opacity at the right apex.', []],
   ['Right IJ approach pulmonary artery catheter with tip in the right interlobar pulmonary artery.', [['central venous catheter', 'present', 'right']]],
   ['UVC tip in the right atrium.', [['central venous catheter', 'present', null]]],
+  ['Note that nondisplaced rib fractures are frequently occult on chest radiographs.', [['rib fracture', 'uncertain', null]]],
+  ['The NG tube tip lies below the junction, with the side port at the junction.', [['nasogastric tube', 'present', null]]],
+  ['Right internal jugular tunneled dual-lumen hemodialysis catheter with tips over the right atrium.', [['central venous catheter', 'present', null]]],
+  ['Mediastinal drains in place.', [['chest tube', 'present', null]]],
 ];
 for (const [sentence, expected] of cases) {
   test(`assertion: ${sentence}`, () => assert.deepEqual(assertFindings(sentence).map((m) => [m.finding, m.status, m.side]), expected));

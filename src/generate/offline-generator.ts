@@ -305,7 +305,9 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const others = shuffle(DIAGNOSES.filter((n) => n !== e.finding && status.get(n) === undefined && !reported.some((r) => overlapping(r, n))), random).slice(0, 3);
     if (others.length < 3) continue;
     questions.push(make(report, questions.length, random, {
-      task: D, entry, question: `The ${appearance.phrase.toLowerCase()} on this radiograph is most consistent with which diagnosis?`, answer: optionLabel(entry), distractors: others.map((n) => (findingEntry(n) ? labelOf(n) : capital(n))),
+      // The appearance by its vocabulary name, not the report's words ("cavitating", "opacities"): the stem stays a
+      // noun phrase in the singular the verb agrees with.
+      task: D, entry, question: `The ${nameOf(findingEntry(appearance.finding)!)} on this radiograph ${be(findingEntry(appearance.finding)!)} most consistent with which diagnosis?`, answer: optionLabel(entry), distractors: others.map((n) => (findingEntry(n) ? labelOf(n) : capital(n))),
       explanation: `The report attributes the ${appearance.phrase.toLowerCase()} to ${entry.name}. ${quote(e)}`, difficulty: 'hard',
       claim: { finding: entry.name, status: 'present', distractorFindings: others.filter((n) => findingEntry(n) !== undefined) }, evidence: e,
     }));
