@@ -91,3 +91,14 @@ test('issue #23 distractors: never a finding the report implies (oedema → vasc
     }
   }
 });
+
+test('no location distractor where the report has the finding or one it overlaps; an opacity the report names as another finding in the same place is not keyed', () => {
+  const multifocal = generateOffline(report('Consolidation in the right lower lobe. New patchy opacity in the left lower zone.')).find((q) => q.task === 'Location and Distribution Assessment' && q.question.includes('consolidation'));
+  assert.ok(multifocal, 'a location question about the consolidation');
+  assert.equal(shown(multifocal).key, 'Right lower lobe');
+  for (const o of multifocal.options) assert.doesNotMatch(o, /^Left (?:lower|base|costophrenic)/, `${o}: the left lower zone has an opacity`);
+  const twice = generateOffline({ ...report('Left paramediastinal opacity with volume loss in the left upper lobe.'), sections: { indication: null, comparison: null, findings: 'Left upper zone opacity with volume loss. No effusion.', impression: 'Stable post-radiation fibrosis in the left upper lobe.' } });
+  assert.ok(!twice.some((q) => shown(q).key === 'Airspace opacity' || /regarding airspace opacity/.test(q.question)), JSON.stringify(twice.map(shown)));
+  // Said once, the opacity is keyed.
+  assert.ok(generateOffline(report('Left upper zone opacity. No effusion. No pneumothorax. Heart size normal.')).some((q) => /airspace opacity/i.test(shown(q).key ?? '')));
+});

@@ -112,6 +112,24 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   return out;
 }
 
+/** Whether two places (side and region) may be the same part of the chest: the same side, and no two regions apart. */
+function samePlace(a: { side: Side | null; region: string | null }, b: { side: Side | null; region: string | null }): boolean {
+  if (a.side === null || b.side === null) return false;
+  const sides = a.side === b.side || a.side === 'bilateral' || b.side === 'bilateral';
+  return sides && (a.region === null || b.region === null || (REGION_FAMILY[a.region] ?? a.region) === (REGION_FAMILY[b.region] ?? b.region));
+}
+
+/**
+ * An airspace opacity the report goes on to name as a finding of its own in the same place — "left paramediastinal
+ * opacity" in the findings, "post-radiation fibrosis in the left upper lobe" in the impression; "opacity at the right
+ * base" beside "right basal atelectasis" — may be that finding described twice: it is not keyed as an airspace opacity.
+ * Only a finding stated present counts; an opacity whose cause is only suggested stays an opacity.
+ */
+function namedAsAnother(e: Evidence, evidence: readonly Evidence[]): boolean {
+  if (e.finding !== 'airspace opacity') return false;
+  return evidence.some((x) => x.finding !== e.finding && x.status === 'present' && !findingEntry(x.finding)?.diagnosis && overlapping(x.finding, e.finding) && samePlace(x, e));
+}
+
 /**
  * Three findings the report does not support as distractors for `answer`: from the answer's group first (harder),
  * preferring findings the report explicitly rules out, then others it never mentions.
@@ -179,7 +197,7 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
   const questions: GeneratedQuestion[] = [];
   const done = new Set<string>();
   const asked = (e: Evidence) => e.quotable && findingEntry(e.finding)!.ask;
-  const present = evidence.filter((e) => e.status === 'present' && status.get(e.finding) === 'present' && asked(e));
+  const present = evidence.filter((e) => e.status === 'present' && status.get(e.finding) === 'present' && asked(e) && !namedAsAnother(e, evidence));
   const absent = evidence.filter((e) => e.status === 'absent' && status.get(e.finding) === 'absent' && asked(e));
   const reported = [...status].filter(([, v]) => v !== 'absent').map(([name]) => name);
   for (const e of present) {
@@ -278,13 +296,18 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const other: Side = e.side === 'left' ? 'right' : 'left';
     // There is no left middle lobe, no right lingula, and no retrocardiac region on both sides or on the right.
     const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right') && !((r === 'lingula' || r === 'retrocardiac') && side !== 'left');
+    // No place where the report has this finding or one it overlaps ("multifocal pneumonia" with an opacity in the left
+    // lower zone: "left lower lobe" would be arguable for the consolidation too).
+    const occupied = evidence.filter((x) => x !== e && x.status !== 'absent' && overlapping(x.finding, e.finding));
+    const free = (side: Side, r: string | null) => !occupied.some((x) => samePlace(x, { side, region: r }));
     let distractors: string[];
     if (region) {
       // Other places the finding can be, from other parts of the lung: "left base" and "left lower zone" would both be right.
       const otherRegions = shuffle(entry.regions.filter((r) => REGION_FAMILY[r] !== REGION_FAMILY[region]), random);
-      const candidates = [...(valid(other, region) ? [phrase(other, region)] : []), ...otherRegions.flatMap((r) => [[e.side!, r], [other, r]] as [Side, string][]).filter(([side, r]) => valid(side, r)).map(([side, r]) => phrase(side, r))];
-      distractors = [...new Set(candidates)].filter((c) => c !== answer).slice(0, 3);
-    } else distractors = [...(['left', 'right', 'bilateral'] as const).filter((side) => side !== e.side).map((side) => phrase(side, null)), 'Midline'];
+      const places = [...(valid(other, region) ? [[other, region] as [Side, string]] : []), ...otherRegions.flatMap((r) => [[e.side!, r], [other, r]] as [Side, string][]).filter(([side, r]) => valid(side, r))];
+      const candidates = places.map(([side, r]) => ({ text: phrase(side, r), free: free(side, r) }));
+      distractors = [...new Set(candidates.filter((c) => c.free).map((c) => c.text))].filter((c) => c !== answer).slice(0, 3);
+    } else distractors = [...(['left', 'right', 'bilateral'] as const).filter((side) => side !== e.side && free(side, null)).map((side) => phrase(side, null)), 'Midline'];
     if (distractors.length < 3) continue;
     questions.push(make(report, questions.length, random, {
       task: L, entry, question: `Where ${be(entry)} the ${nameOf(entry)} located?`, answer, distractors,
