@@ -129,3 +129,16 @@ test('the card section shows each guesser per split, held-out per task, bold onl
   }
   assert.match(md, /7 question\(s\) removed .*Still over the limit: odd-one-out on valid 40\.0%\./);
 });
+
+test('the cross-fit splits train by study even when every study gives the same image path (a corpus whose image column names a projection): the frequency guesser still learns on train', async () => {
+  const items = set(600, (random) => {
+    const finding = FINDINGS[Math.floor(random() * FINDINGS.length)]!;
+    const others = shuffled(random, FINDINGS.filter((f) => f !== finding)).slice(0, 3).map((f) => `Small ${f}`);
+    const options = shuffled(random, [`No ${finding}`, ...others]) as [string, string, string, string];
+    return { options, answer: LETTERS[options.indexOf(`No ${finding}`)]! };
+  }).map((i) => ({ ...i, images: [{ path: 'Xray Chest PA and Lateral' }] }));
+  const { audit } = await auditShortcuts(items);
+  const train = audit.guessers.find((g) => g.guesser === 'option-frequency')!.splits.train!.all;
+  // Fitted on an empty half it would guess at chance; fitted on the other half of the studies it finds the denials.
+  assert.ok(train.accuracy.value > 0.9, String(train.accuracy.value));
+});

@@ -55,10 +55,33 @@ const FIXED_ANSWERS = new WeakMap<BlindGuesser, WeakMap<BlindItem, boolean>>();
 
 /**
  * Which half of a two-fold cross-fit each question falls in: by study, so one film's questions stay together, and by
- * the study's image paths where it has them rather than by its id, which may be keyed by a secret that differs from
- * one output of the same corpus to the next (see stableKey).
+ * the study's image paths rather than its id, which may be keyed by a secret that differs from one output of the same
+ * corpus to the next (see stableKey). Studies that share their paths (a corpus whose image column names a projection,
+ * not a file) are told apart by what their questions say, so they still spread over both halves.
  */
-const half = (item: BlindItem) => fnv1a(`fold\u0000${item.images?.length ? item.images.map((i) => i.path).join('\u0001') : item.studyId}`) % 2;
+function folds(items: readonly BlindItem[]): (item: BlindItem) => number {
+  const paths = (item: BlindItem) => (item.images?.length ? item.images.map((i) => i.path).join('\u0001') : null);
+  const studiesByPaths = new Map<string, Set<string>>();
+  const texts = new Map<string, string[]>();
+  for (const item of items) {
+    const key = paths(item);
+    if (key !== null) studiesByPaths.set(key, (studiesByPaths.get(key) ?? new Set()).add(item.studyId));
+    const list = texts.get(item.studyId);
+    if (list) list.push(`${item.text}\u0001${item.options.join('\u0001')}`);
+    else texts.set(item.studyId, [`${item.text}\u0001${item.options.join('\u0001')}`]);
+  }
+  const fold = new Map<string, number>();
+  return (item) => {
+    let f = fold.get(item.studyId);
+    if (f === undefined) {
+      const key = paths(item);
+      const shared = key === null || studiesByPaths.get(key)!.size > 1;
+      f = fnv1a(`fold\u0000${key ?? ''}\u0000${shared ? [...texts.get(item.studyId)!].sort().join('\u0002') : ''}`) % 2;
+      fold.set(item.studyId, f);
+    }
+    return f;
+  };
+}
 
 /** Every question answered by this guesser, fitted so that no question is answered by a rule fitted on it. */
 async function answerAll(guesser: BlindGuesser, items: readonly BlindItem[]): Promise<{ right: Set<string>; fittedOn: FitScheme | null }> {
@@ -83,6 +106,7 @@ async function answerAll(guesser: BlindGuesser, items: readonly BlindItem[]): Pr
   }
   const train = items.filter((i) => i.split === TRAIN);
   const crossFit = async (pool: readonly BlindItem[]) => {
+    const half = folds(pool);
     for (const fold of [0, 1]) answer(await guesser.fit(pool.filter((i) => half(i) !== fold)), pool.filter((i) => half(i) === fold));
   };
   if (train.length === 0) {
