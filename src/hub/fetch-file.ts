@@ -24,6 +24,8 @@ export interface FetchContext {
   settings: FetchSettings;
   /** Bytes of this file now on disk changed by `delta` (negative when a bad copy is thrown away). */
   onBytes: (delta: number) => void;
+  /** Aborted when the run stops (another file failed): no new attempt starts. */
+  signal?: AbortSignal;
   /** Says why an attempt is being retried (shown to the person; never holds a URL's signature or the token). */
   onRetry?: (message: string) => void;
 }
@@ -116,7 +118,8 @@ async function attempt(ctx: FetchContext, file: PlannedFile, partial: string): P
   if (start === file.size) return 0;
   const controller = new AbortController();
   let timer = setTimeout(() => controller.abort(new Error(`nothing received for ${ctx.settings.stallMs / 1000} s`)), ctx.settings.stallMs);
-  const res = await openAt(ctx, file, start, controller.signal).catch((e) => {
+  const signal = ctx.signal ? AbortSignal.any([controller.signal, ctx.signal]) : controller.signal;
+  const res = await openAt(ctx, file, start, signal).catch((e) => {
     clearTimeout(timer);
     throw e;
   });
@@ -150,7 +153,7 @@ async function attempt(ctx: FetchContext, file: PlannedFile, partial: string): P
   };
   try {
     if (!res.body) throw new Transient(`${file.repo}/${file.path}: empty response`);
-    for await (const chunk of res.body) {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       clearTimeout(timer);
       timer = setTimeout(() => controller.abort(new Error(`nothing received for ${ctx.settings.stallMs / 1000} s`)), ctx.settings.stallMs);
       received += chunk.length;
@@ -163,7 +166,7 @@ async function attempt(ctx: FetchContext, file: PlannedFile, partial: string): P
   } catch (error) {
     await flush().catch(() => {});
     if (error instanceof CxrError || (error as NodeJS.ErrnoException).code === 'ENOSPC') throw error;
-    throw new Transient(`${file.repo}/${file.path}: connection lost after ${start + received} of ${file.size} bytes (${describeNetworkError(error, controller.signal)})`);
+    throw new Transient(`${file.repo}/${file.path}: connection lost after ${start + received} of ${file.size} bytes (${describeNetworkError(error, signal)})`);
   } finally {
     clearTimeout(timer);
     await handle.close();
@@ -176,13 +179,14 @@ async function attempt(ctx: FetchContext, file: PlannedFile, partial: string): P
 async function download(ctx: FetchContext, file: PlannedFile, partial: string): Promise<void> {
   let failures = 0;
   for (;;) {
+    const before = await sizeOnDisk(partial);
     try {
       await attempt(ctx, file, partial);
       return;
     } catch (error) {
-      if (!(error instanceof Transient)) throw error;
-      const before = await sizeOnDisk(partial);
-      failures = before > 0 && error.message.includes('connection lost') ? failures : failures + 1;
+      if (!(error instanceof Transient) || ctx.signal?.aborted) throw error;
+      // an attempt that moved the file forward is not a failure in a row: a flaky link still gets there
+      failures = (await sizeOnDisk(partial)) > before ? 1 : failures + 1;
       if (failures > ctx.settings.retries) {
         throw new CxrError('download-incomplete', `${error.message}; gave up after ${ctx.settings.retries} retries. What arrived is kept: rerun the same command to go on from there.`);
       }
