@@ -22,7 +22,7 @@ async function standIn(options: { extra?: ExtraEntry[]; parts?: number; imageByt
   return { hub, data };
 }
 
-function download(hub: FakeHub, out: string, extra: string[] = [], token: string | undefined = TOKEN): Promise<CliRun> {
+function download(hub: FakeHub, out: string, extra: string[] = [], token: string | null = TOKEN): Promise<CliRun> {
   return runCli(['data', 'download', '--out', out, ...extra], { env: { HF_ENDPOINT: hub.url, HF_TOKEN: token ?? '' }, timeoutMs: 60_000 });
 }
 
@@ -93,5 +93,130 @@ test('data download: an empty folder becomes a dataset data validate --images ac
     assert.match(verified.stdout, /^complete \(every file hashed again\): /);
   } finally {
     await hub.close();
+  }
+});
+
+test('data download: gated access is said plainly — no token, a token without access, an invalid token — exit 2 with the dataset page, no stack, no token', async () => {
+  const { hub } = await standIn();
+  try {
+    const cases = [
+      { name: 'no token', token: null, expected: /^cxrbench: rajpurkarlab\/ReXVQA is gated and no token was given: accept its terms at http:\/\/127\.0\.0\.1:\d+\/datasets\/rajpurkarlab\/ReXVQA \(signed in\), create a read token at http:\/\/127\.0\.0\.1:\d+\/settings\/tokens, and put it in the HF_TOKEN environment variable/ },
+      { name: 'not granted', token: OTHER, expected: /^cxrbench: rajpurkarlab\/ReXVQA: the token in HF_TOKEN has no access to this gated dataset \(HTTP 403, GatedRepo\): sign in as the token's owner, accept the terms at http:\/\/127\.0\.0\.1:\d+\/datasets\/rajpurkarlab\/ReXVQA and wait/ },
+      { name: 'invalid', token: 'hf_revokedToken0000000000000', expected: /^cxrbench: rajpurkarlab\/ReXVQA: the hub did not accept the token in HF_TOKEN \(HTTP 401\): it is invalid or revoked/ },
+      { name: 'not a token', token: 'password123', expected: /^cxrbench: HF_TOKEN does not hold a Hugging Face token \(they start with "hf_"\)/ },
+    ];
+    for (const c of cases) {
+      const out = join(tempDir(), 'gated');
+      const run = await download(hub, out, ['--what', 'metadata'], c.token);
+      assert.equal(run.code, 2, `${c.name}: ${run.stderr}`);
+      assert.match(run.stderr, c.expected, c.name);
+      assert.equal(run.stderr.trim().split('\n').length, 1, `${c.name}: one line, no stack: ${run.stderr}`);
+      if (c.token) assert.ok(!run.stderr.includes(c.token) && !allText(out).includes(c.token), `${c.name}: token shown`);
+      assert.ok(!existsSync(join(out, 'metadata')), `${c.name}: nothing written to metadata/`);
+    }
+  } finally {
+    await hub.close();
+  }
+});
+
+test('data download: kill -9 mid-download, rerun — finished files are not fetched again, the cut file goes on from its last byte', { timeout: 60_000 }, async () => {
+  const { hub, data } = await standIn({ imageBytes: 200_000, parts: 4 });
+  try {
+    const out = join(tempDir(), 'killed');
+    hub.faults.throttleMs = 50;
+    const child = spawn(process.execPath, [bin, 'data', 'download', '--out', out, '--concurrency', '1', '--quiet'], { env: { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN }, stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    const manifestPath = join(out, 'cxrbench-download.json');
+    const cutPart = data.parts[2]!.path;
+    // kill once two parts are verified and the third has some bytes on disk
+    for (let i = 0; i < 2000; i++) {
+      const partial = join(out, '.cxrbench-download/partial/rajpurkarlab/ReXGradient-160K', `${cutPart}.part`);
+      if (existsSync(partial) && readFileSync(partial).length > 0) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const before = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    const verified = before.files.filter((f: { verifiedAt?: string }) => f.verifiedAt).map((f: { path: string }) => f.path);
+    assert.deepEqual(verified, ['metadata/test_vqa_data.json', 'metadata/valid_vqa_data.json', data.parts[0]!.path, data.parts[1]!.path]);
+    const had = readFileSync(join(out, '.cxrbench-download/partial/rajpurkarlab/ReXGradient-160K', `${cutPart}.part`)).length;
+    assert.ok(had > 0 && had < data.parts[2]!.content.length);
+
+    hub.faults.throttleMs = 0;
+    const mark = hub.requests.length;
+    const run = await download(hub, out);
+    assert.equal(run.code, 0, run.stderr);
+    const after = hub.requests.slice(mark).filter((r) => r.server === 'cdn').map((r) => [r.path.replace(/^\/blob\//, ''), r.range]);
+    const blob = (i: number) => sha256(data.parts[i]!.content);
+    // no request for the metadata or the two finished parts; the cut part from where it stopped; the last from its start
+    assert.deepEqual(after, [[blob(2), `bytes=${had}-`], [blob(3), null]]);
+    const validate = await runCli(['data', 'validate', out, '--images']);
+    assert.equal(validate.code, 0, validate.stdout + validate.stderr);
+  } finally {
+    await hub.close();
+  }
+});
+
+test('data download: a corrupted byte is caught by the sha256 and fetched again once; corrupted twice, the file is named and the run exits 3', async () => {
+  const { hub, data } = await standIn();
+  try {
+    const part = data.parts[1]!;
+    hub.faults.corrupt.set(part.path, 1);
+    const once = join(tempDir(), 'once');
+    const healed = await download(hub, once, ['--what', 'images']);
+    assert.equal(healed.code, 0, healed.stderr);
+    assert.equal(cdnGets(hub, sha256(part.content)).length, 2);
+    assert.equal((await runCli(['data', 'validate', once, '--images'])).code, 2, 'images only: no question files, so validate refuses the folder');
+    assert.equal(readdirSync(join(once, 'deid_png'), { recursive: true }).filter((f) => String(f).endsWith('.png')).length, 12);
+
+    hub.faults.corrupt.set(part.path, 2);
+    const twice = join(tempDir(), 'twice');
+    const run = await download(hub, twice, ['--what', 'images']);
+    assert.equal(run.code, 3, run.stderr);
+    const name = `rajpurkarlab/ReXGradient-160K/${part.path.replace('.', '\\.')}`;
+    const lines = run.stderr.trim().split('\n');
+    assert.equal(lines.length, 2, run.stderr);
+    assert.match(lines[0]!, new RegExp(`^cxrbench: ${name}: sha256 [0-9a-f]{64} where the hub lists ${sha256(part.content)}; fetching it again$`));
+    assert.match(lines[1]!, new RegExp(`^cxrbench: ${name} at b+2: sha256 [0-9a-f]{64} where the hub lists ${sha256(part.content)}, twice in a row \\(fetched again from scratch after the first\\)\\. The copy on http://127\\.0\\.0\\.1:\\d+ may be damaged`));
+  } finally {
+    await hub.close();
+  }
+});
+
+test('data download: a connection dropped mid-file is retried with a Range from the last byte written', async () => {
+  const { hub, data } = await standIn();
+  try {
+    const part = data.parts[0]!;
+    hub.faults.drop.set(part.path, { afterBytes: 1000, times: 1 });
+    const out = join(tempDir(), 'dropped');
+    const run = await download(hub, out, ['--what', 'images']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(cdnGets(hub, sha256(part.content)), [null, 'bytes=1000-']);
+    const manifest = JSON.parse(readFileSync(join(out, 'cxrbench-download.json'), 'utf8'));
+    assert.equal(manifest.archive.filesOut, 12);
+  } finally {
+    await hub.close();
+  }
+});
+
+test('data download: archive entries that would leave the folder are refused by name, and nothing lands outside', async () => {
+  const cases: { entry: ExtraEntry; message: RegExp }[] = [
+    { entry: { name: 'deid_png/../../escaped.txt' }, message: /archive entry "deid_png\/\.\.\/\.\.\/escaped\.txt" climbs out with "\.\."/ },
+    { entry: { name: 'deid_png/link', type: 'symlink', linkname: '../../..' }, message: /archive entry "deid_png\/link" is a link to "\.\.\/\.\.\/\.\." \(links are refused/ },
+  ];
+  for (const c of cases) {
+    const { hub } = await standIn({ extra: [c.entry] });
+    try {
+      const root = tempDir();
+      const out = join(root, 'a', 'b');
+      const run = await download(hub, out, ['--what', 'images']);
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, c.message);
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      assert.ok(!existsSync(join(root, 'escaped.txt')) && !existsSync(join(root, 'a', 'escaped.txt')));
+      assert.ok(!existsSync(join(out, 'deid_png', 'link')));
+    } finally {
+      await hub.close();
+    }
   }
 });

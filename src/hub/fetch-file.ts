@@ -42,7 +42,7 @@ class Transient extends Error {
   }
 }
 
-const WRITE_BATCH = 1 << 20;
+const WRITE_BATCH = 256 << 10;
 const MAX_REDIRECTS = 5;
 
 function resolveUrl(ctx: FetchContext, file: PlannedFile): string {
@@ -105,7 +105,7 @@ async function sizeOnDisk(path: string): Promise<number> {
 
 /**
  * One attempt: appends what the server sends from the current end of the partial file. Returns the bytes received;
- * throws Transient for anything a retry may fix. Writes are batched (1 MB) and awaited one by one, so when the
+ * throws Transient for anything a retry may fix. Writes are batched (256 kB) and awaited one by one, so when the
  * link drops the file on disk holds exactly the bytes written, and the next attempt's Range starts there.
  */
 async function attempt(ctx: FetchContext, file: PlannedFile, partial: string): Promise<number> {

@@ -81,7 +81,8 @@ function serveBytes(req: IncomingMessage, res: ServerResponse, content: Buffer, 
   const drop = faults.drop.get(path);
   if (drop && drop.times > 0) {
     drop.times--;
-    res.write(body.subarray(0, drop.afterBytes), () => res.socket?.destroy());
+    // a moment after the bytes, so they reach the client before the cut (as a real mid-file drop does)
+    res.write(body.subarray(0, drop.afterBytes), () => setTimeout(() => res.socket?.destroy(), 100));
     return;
   }
   if (faults.throttleMs <= 0) {

@@ -34,7 +34,7 @@ export async function splitArchive(entries: { name: string; content?: Buffer; ty
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
-    pack.on('data', (c: Buffer) => chunks.push(c));
+    pack.on('data', (c: unknown) => chunks.push(c as Buffer));
     pack.on('end', () => resolve());
     pack.on('error', reject);
   });
