@@ -25,6 +25,14 @@ export function formatBytes(bytes: number): string {
 /** The clean stop for a disk too small: how much more is needed, and that a rerun goes on from where it stopped. */
 export function diskFullError(outDir: string, needed: number, free: number, during: boolean): CxrError {
   const more = Math.max(needed - free, 0);
+  if (during && more === 0) {
+    // statfs shows room but a write was refused: a quota, or another writer that filled the disk and left again
+    return new CxrError(
+      'disk-full',
+      `${outDir}: a write was refused for lack of space (ENOSPC: a full disk or a quota) though ${formatBytes(free)} is reported free now; ` +
+        `${formatBytes(needed)} is still to write. Make room (or choose another --out) and rerun the same command: it goes on from where it stopped.`,
+    );
+  }
   const when = during ? 'The disk filled up' : 'Not started: not enough free space';
   return new CxrError(
     'disk-full',
