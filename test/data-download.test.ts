@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -149,7 +148,7 @@ test('data download: kill -9 mid-download, rerun — finished files are not fetc
     const after = hub.requests.slice(mark).filter((r) => r.server === 'cdn').map((r) => [r.path.replace(/^\/blob\//, ''), r.range]);
     const blob = (i: number) => sha256(data.parts[i]!.content);
     // no request for the metadata or the two finished parts; the cut part from where it stopped; the last from its start
-    assert.deepEqual(after, [[blob(2), `bytes=${had}-`], [blob(3), null]]);
+    assert.deepEqual(after.sort(), [[blob(2), `bytes=${had}-`], [blob(3), null]].sort());
     const validate = await runCli(['data', 'validate', out, '--images']);
     assert.equal(validate.code, 0, validate.stdout + validate.stderr);
   } finally {

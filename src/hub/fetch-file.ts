@@ -1,8 +1,10 @@
 import { mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import { CxrError } from '../core/errors.js';
 import { accessError, isAccessRefusal } from './access-error.js';
-import { contentHash, hashPrefix } from './file-hash.js';
+import { contentHash, hashPrefix, type ContentHash } from './file-hash.js';
+import { httpGet } from './http-get.js';
 import type { HubConnection } from './hub-client.js';
 import { STATE_DIR, type PlannedFile } from './selection.js';
 
@@ -55,7 +57,7 @@ function resolveUrl(ctx: FetchContext, file: PlannedFile): string {
  * to a CDN, and the token must not follow it there (the CDN URL is signed), so Authorization is sent only to the
  * hub's own origin.
  */
-async function openAt(ctx: FetchContext, file: PlannedFile, start: number, signal: AbortSignal): Promise<Response> {
+async function openAt(ctx: FetchContext, file: PlannedFile, start: number, signal: AbortSignal): Promise<IncomingMessage> {
   const first = resolveUrl(ctx, file);
   const hubOrigin = new URL(first).origin;
   let url = first;
@@ -63,26 +65,28 @@ async function openAt(ctx: FetchContext, file: PlannedFile, start: number, signa
     const headers: Record<string, string> = {};
     if (start > 0) headers.Range = `bytes=${start}-`;
     if (ctx.hub.token && new URL(url).origin === hubOrigin) headers.Authorization = `Bearer ${ctx.hub.token}`;
-    let res: Response;
+    let res: IncomingMessage;
     try {
-      res = await fetch(url, { headers, redirect: 'manual', signal });
+      res = await httpGet(url, headers, signal);
     } catch (error) {
       throw new Transient(`${file.repo}/${file.path}: ${describeNetworkError(error, signal)}`);
     }
-    const location = res.headers.get('location');
-    if (res.status >= 300 && res.status < 400 && location) {
-      await res.body?.cancel();
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (status >= 300 && status < 400 && location) {
+      res.resume();
       url = new URL(location, url).href;
       continue;
     }
-    if (isAccessRefusal(res.status)) {
-      await res.body?.cancel();
-      throw accessError({ status: res.status, errorCode: res.headers.get('x-error-code') }, { endpoint: ctx.hub.endpoint, repo: file.repo, tokenEnv: ctx.hub.tokenEnv, hasToken: ctx.hub.token !== undefined, what: file.path });
+    if (isAccessRefusal(status)) {
+      res.resume();
+      const errorCode = res.headers['x-error-code'];
+      throw accessError({ status, errorCode: typeof errorCode === 'string' ? errorCode : null }, { endpoint: ctx.hub.endpoint, repo: file.repo, tokenEnv: ctx.hub.tokenEnv, hasToken: ctx.hub.token !== undefined, what: file.path });
     }
-    if (res.status === 429 || res.status >= 500) {
-      await res.body?.cancel();
-      const after = Number(res.headers.get('retry-after'));
-      throw new Transient(`${file.repo}/${file.path}: HTTP ${res.status}`, Number.isFinite(after) && after > 0 ? after * 1000 : undefined);
+    if (status === 429 || status >= 500) {
+      res.resume();
+      const after = Number(res.headers['retry-after']);
+      throw new Transient(`${file.repo}/${file.path}: HTTP ${status}`, Number.isFinite(after) && after > 0 ? after * 1000 : undefined);
     }
     return res;
   }
@@ -91,8 +95,8 @@ async function openAt(ctx: FetchContext, file: PlannedFile, start: number, signa
 
 function describeNetworkError(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return String(signal.reason instanceof Error ? signal.reason.message : signal.reason);
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  return e.code ?? e.cause?.code ?? e.message ?? String(error);
 }
 
 async function sizeOnDisk(path: string): Promise<number> {
@@ -105,16 +109,17 @@ async function sizeOnDisk(path: string): Promise<number> {
 
 /**
  * One attempt: appends what the server sends from the current end of the partial file. Returns the bytes received;
- * throws Transient for anything a retry may fix. Writes are batched (256 kB) and awaited one by one, so when the
+ * throws Transient for anything a retry may fix. Writes are batched (256 kB, one writev) and awaited one by one, so when the
  * link drops the file on disk holds exactly the bytes written, and the next attempt's Range starts there.
  */
-async function attempt(ctx: FetchContext, file: PlannedFile, partial: string): Promise<number> {
+async function attempt(ctx: FetchContext, file: PlannedFile, partial: string, running: RunningHash): Promise<number> {
   let start = await sizeOnDisk(partial);
   if (start > file.size) {
     await truncate(partial, 0);
     ctx.onBytes(-start);
     start = 0;
   }
+  await running.at(partial, start);
   if (start === file.size) return 0;
   const controller = new AbortController();
   let timer = setTimeout(() => controller.abort(new Error(`nothing received for ${ctx.settings.stallMs / 1000} s`)), ctx.settings.stallMs);
@@ -123,19 +128,21 @@ async function attempt(ctx: FetchContext, file: PlannedFile, partial: string): P
     clearTimeout(timer);
     throw e;
   });
-  if (start > 0 && res.status === 200) {
+  const status = res.statusCode ?? 0;
+  if (start > 0 && status === 200) {
     // the server ignored Range: take the whole file again rather than append a second copy
     await truncate(partial, 0);
     ctx.onBytes(-start);
     start = 0;
-  } else if (res.status === 416 || (res.status !== 200 && res.status !== 206)) {
+    await running.at(partial, 0);
+  } else if (status === 416 || (status !== 200 && status !== 206)) {
     clearTimeout(timer);
-    await res.body?.cancel();
-    if (res.status === 416) await truncate(partial, 0), ctx.onBytes(-start);
-    throw new Transient(`${file.repo}/${file.path}: HTTP ${res.status}`);
-  } else if (res.status === 206 && !(res.headers.get('content-range') ?? '').startsWith(`bytes ${start}-`)) {
+    res.resume();
+    if (status === 416) await truncate(partial, 0), ctx.onBytes(-start);
+    throw new Transient(`${file.repo}/${file.path}: HTTP ${status}`);
+  } else if (status === 206 && !(res.headers['content-range'] ?? '').startsWith(`bytes ${start}-`)) {
     clearTimeout(timer);
-    await res.body?.cancel();
+    res.resume();
     throw new Transient(`${file.repo}/${file.path}: the server sent a range other than the one asked`);
   }
   await mkdir(dirname(partial), { recursive: true });
@@ -145,43 +152,76 @@ async function attempt(ctx: FetchContext, file: PlannedFile, partial: string): P
   let batched = 0;
   const flush = async () => {
     if (batched === 0) return;
-    const data = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched);
+    const data = batch;
+    const bytes = batched;
     batch = [];
     batched = 0;
-    await handle.write(data);
-    ctx.onBytes(data.length);
+    await handle.writev(data);
+    for (const b of data) running.update(b);
+    ctx.onBytes(bytes);
   };
   try {
-    if (!res.body) throw new Transient(`${file.repo}/${file.path}: empty response`);
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
       clearTimeout(timer);
       timer = setTimeout(() => controller.abort(new Error(`nothing received for ${ctx.settings.stallMs / 1000} s`)), ctx.settings.stallMs);
       received += chunk.length;
-      batch.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      batch.push(chunk);
       batched += chunk.length;
       if (batched >= WRITE_BATCH) await flush();
       if (start + received > file.size) break;
     }
     await flush();
+    if (!res.complete && start + received < file.size) throw new Error('the server closed the connection early');
   } catch (error) {
     await flush().catch(() => {});
     if (error instanceof CxrError || (error as NodeJS.ErrnoException).code === 'ENOSPC') throw error;
     throw new Transient(`${file.repo}/${file.path}: connection lost after ${start + received} of ${file.size} bytes (${describeNetworkError(error, signal)})`);
   } finally {
     clearTimeout(timer);
+    res.destroy();
     await handle.close();
   }
   if (start + received < file.size) throw new Transient(`${file.repo}/${file.path}: the response ended at ${start + received} of ${file.size} bytes`);
   return received;
 }
 
+/**
+ * The hash of the bytes on disk so far, kept across attempts so each byte is hashed once, as it is written (a second
+ * pass over hundreds of GB would cost as much as the download on a fast link). When the file on disk is not where
+ * the hash stands (a resumed run, a truncation), the prefix is hashed again from disk.
+ */
+class RunningHash {
+  private h: ContentHash | null;
+  private bytes = 0;
+  constructor(private readonly file: PlannedFile) {
+    this.h = contentHash(file);
+  }
+  async at(partial: string, size: number): Promise<void> {
+    if (size === this.bytes) return;
+    this.h = contentHash(this.file);
+    this.bytes = 0;
+    if (this.h) await hashPrefix(partial, size, this.h.hash);
+    this.bytes = size;
+  }
+  update(chunk: Buffer): void {
+    this.h?.hash.update(chunk);
+    this.bytes += chunk.length;
+  }
+  /** The problem in words when the content does not match the listing, or null. */
+  mismatch(): string | null {
+    if (!this.h) return null;
+    const actual = this.h.hash.digest('hex');
+    return actual === this.h.expected ? null : `${this.h.algorithm} ${actual} where the hub lists ${this.h.expected}`;
+  }
+}
+
 /** Downloads until the partial file holds `file.size` bytes, retrying with backoff; refusals and ENOSPC end it at once. */
-async function download(ctx: FetchContext, file: PlannedFile, partial: string): Promise<void> {
+async function download(ctx: FetchContext, file: PlannedFile, partial: string, running: RunningHash): Promise<void> {
   let failures = 0;
   for (;;) {
     const before = await sizeOnDisk(partial);
     try {
-      await attempt(ctx, file, partial);
+      await attempt(ctx, file, partial, running);
       return;
     } catch (error) {
       if (!(error instanceof Transient) || ctx.signal?.aborted) throw error;
@@ -198,14 +238,11 @@ async function download(ctx: FetchContext, file: PlannedFile, partial: string): 
 }
 
 /** Checks a complete partial file against the listing: its size, then its hash. Returns the problem in words, or null. */
-async function mismatch(file: PlannedFile, partial: string): Promise<string | null> {
+async function mismatch(file: PlannedFile, partial: string, running: RunningHash): Promise<string | null> {
   const size = await sizeOnDisk(partial);
   if (size !== file.size) return `${size} bytes where the hub lists ${file.size}`;
-  const h = contentHash(file);
-  if (!h) return null;
-  await hashPrefix(partial, undefined, h.hash);
-  const actual = h.hash.digest('hex');
-  return actual === h.expected ? null : `${h.algorithm} ${actual} where the hub lists ${h.expected}`;
+  await running.at(partial, size);
+  return running.mismatch();
 }
 
 /**
@@ -219,8 +256,9 @@ export async function fetchVerified(ctx: FetchContext, file: PlannedFile): Promi
   const dest = join(ctx.outDir, file.dest);
   let problem: string | null = null;
   for (let round = 0; round < 2; round++) {
-    await download(ctx, file, partial);
-    problem = await mismatch(file, partial);
+    const running = new RunningHash(file);
+    await download(ctx, file, partial, running);
+    problem = await mismatch(file, partial, running);
     if (!problem) {
       await mkdir(dirname(dest), { recursive: true });
       await rename(partial, dest);
