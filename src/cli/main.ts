@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CxrError, EXIT } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { registerDataConvert } from './commands/data-convert.js';
+import { registerDataDownload } from './commands/data-download.js';
 import { registerDataStats } from './commands/data-stats.js';
 import { registerDataValidate } from './commands/data-validate.js';
 import { registerDemo } from './commands/demo.js';
@@ -31,10 +32,11 @@ export function buildProgram(): Command {
     // are the subcommands' own options (without this, commander printed the tool's version and exited 0).
     .enablePositionalOptions();
   registerDemo(program);
-  const data = program.command('data').description('load, validate, describe and convert benchmark datasets');
+  const data = program.command('data').description('download, load, validate, describe and convert benchmark datasets');
   registerDataValidate(data);
   registerDataStats(data);
   registerDataConvert(data);
+  registerDataDownload(data);
   registerEval(program);
   registerExtract(program);
   registerExtractAudit(program);

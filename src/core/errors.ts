@@ -34,6 +34,13 @@ const CATALOGUE = {
   'db-migration': EXIT.unavailable,
   'not-found': EXIT.badInput,
   'conflict': EXIT.badInput,
+  // `data download` (docs/data.md): gated access and unsafe archives are the user's to fix; the rest resume on a rerun
+  'hub-access': EXIT.badInput,
+  'archive-unsafe': EXIT.badInput,
+  'hub-unreachable': EXIT.unavailable,
+  'download-incomplete': EXIT.incomplete,
+  'download-corrupt': EXIT.incomplete,
+  'disk-full': EXIT.incomplete,
 } as const;
 
 /** A code from the command error catalogue. */

@@ -32,7 +32,9 @@ export const ALLOWED: Record<string, readonly string[]> = {
   rrg: ['core', 'score', 'models', 'runner'],
   // DICOM → PNG (docs/images.md): decode, modality/VOI transforms, resize, manifest
   images: ['core'],
-  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'shortcuts', 'phi', 'study', 'review', 'rrg', 'images'],
+  // dataset hub downloads (docs/data.md): listing, ranged fetch, verification, archive streaming into the official layout
+  hub: ['core'],
+  cli: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board', 'corpus', 'generate', 'shortcuts', 'phi', 'study', 'review', 'rrg', 'images', 'hub'],
   server: ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'report', 'store', 'jobs', 'board', 'study', 'review', 'rrg'],
   // the library entry point exports the core library, never the shells
   'index.ts': ['core', 'dataset', 'prompt', 'extract', 'score', 'models', 'runner', 'judge', 'report', 'store', 'jobs', 'board'],

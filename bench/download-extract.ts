@@ -1,0 +1,132 @@
+// `npm run bench:download`: download + extract of ~2 GB of split tar.zst parts from the stand-in hub on 127.0.0.1,
+// `cxrbench data download --what images` against `curl` (4 parallel transfers) then `cat parts | zstd -d | tar -x`
+// on the same files, and the peak RSS of cxrbench. Needs curl, zstd and tar on PATH (apt-get install -y zstd).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { constants, createZstdCompress } from 'node:zlib';
+import tar from 'tar-stream';
+import { startFakeHub, type HubFile } from '../test/helpers/fake-hub.js';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(repo, 'bin', 'cxrbench.js');
+const rusage = join(repo, 'bench', 'report-rusage.mjs');
+const TOTAL = Number(process.env.BENCH_DOWNLOAD_BYTES ?? 2e9);
+const PART = 256 << 20;
+const IMAGE = 300_000;
+const ROUNDS = 2;
+
+/** PNG-like bytes: the signature, three quarters random (as deflated pixels are) and a quarter of runs, so zstd gets about PNG's ratio. */
+function image(): Buffer {
+  const out = Buffer.alloc(IMAGE);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(out);
+  randomBytes(Math.floor(IMAGE * 0.75)).copy(out, 8);
+  return out;
+}
+
+/** Packs ~TOTAL bytes of images into a tar, zstd level 3, cut into 256 MB parts. */
+async function makeParts(): Promise<{ parts: HubFile[]; images: number }> {
+  const pack = tar.pack();
+  const zstd = createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: 3 } });
+  const parts: HubFile[] = [];
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const cut = (final: boolean) => {
+    while (pendingBytes >= PART || (final && pendingBytes > 0)) {
+      const all = Buffer.concat(pending, pendingBytes);
+      const take = Math.min(PART, all.length);
+      parts.push({ path: `deid_png.part${String(parts.length).padStart(2, '0')}`, content: all.subarray(0, take), lfs: true });
+      pending = take < all.length ? [all.subarray(take)] : [];
+      pendingBytes = all.length - take;
+    }
+  };
+  const done = new Promise<void>((resolve, reject) => {
+    zstd.on('data', (c: Buffer) => {
+      pending.push(c);
+      pendingBytes += c.length;
+      if (pendingBytes >= PART) cut(false);
+    });
+    zstd.on('end', () => (cut(true), resolve()));
+    zstd.on('error', reject);
+  });
+  (pack as unknown as Readable).pipe(zstd);
+  const images = Math.ceil(TOTAL / (IMAGE * 0.8));
+  for (let i = 0; i < images; i++) {
+    const p = i % 997;
+    await new Promise<void>((r) => pack.entry({ name: `deid_png/P${p}/A${p}/studies/S${i}/series/R${i}/instances/I${i}.png` }, image(), () => r()));
+  }
+  pack.finalize();
+  await done;
+  return { parts, images };
+}
+
+function timed(cmd: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<{ seconds: number; rssMb: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], cwd });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr}`));
+      const kb = /BENCH_MAX_RSS_KB=(\d+)/.exec(stderr);
+      resolve({ seconds, rssMb: kb ? Number(kb[1]) / 1024 : null, stderr });
+    });
+  });
+}
+
+function tree(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    files++;
+    bytes += statSync(join(e.parentPath, e.name)).size;
+  }
+  return { files, bytes };
+}
+
+const t0 = Date.now();
+const { parts, images } = await makeParts();
+const archiveBytes = parts.reduce((n, p) => n + p.content.length, 0);
+process.stdout.write(`made ${images} PNG-like images in ${parts.length} parts, ${(archiveBytes / 1e9).toFixed(2)} GB compressed, in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+const sha = 'c'.repeat(40);
+const hub = await startFakeHub([{ name: 'rajpurkarlab/ReXGradient-160K', sha, files: parts }], { granted: [] }, 1000);
+const work = join(process.env.BENCH_DIR ?? '/tmp', `cxrbench-bench-download-${process.pid}`);
+const results: { ours: number[]; curl: number[]; rss: number[] } = { ours: [], curl: [], rss: [] };
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(join(work, 'curl', 'out'), { recursive: true });
+    const urls = parts.flatMap((p) => ['-o', join(work, 'curl', p.path), `${hub.url}/datasets/rajpurkarlab/ReXGradient-160K/resolve/${sha}/${p.path}`]);
+    const script = `set -e; curl -sfL --parallel --parallel-max 4 ${urls.map((u) => `'${u}'`).join(' ')}; cat ${parts.map((p) => `'${join(work, 'curl', p.path)}'`).join(' ')} | zstd -dc | tar -x -C '${join(work, 'curl', 'out')}'`;
+    const curl = await timed('bash', ['-c', script]);
+    results.curl.push(curl.seconds);
+    const reference = tree(join(work, 'curl', 'out'));
+    rmSync(join(work, 'curl'), { recursive: true, force: true });
+
+    const ours = await timed(process.execPath, [bin, 'data', 'download', '--out', join(work, 'ours'), '--what', 'images', '--quiet'], { HF_ENDPOINT: hub.url, NODE_OPTIONS: `--import=${rusage}` });
+    results.ours.push(ours.seconds);
+    results.rss.push(ours.rssMb ?? NaN);
+    const got = tree(join(work, 'ours', 'deid_png'));
+    if (got.files !== reference.files || got.bytes !== reference.bytes) throw new Error(`extracted trees differ: ours ${JSON.stringify(got)}, curl+zstd+tar ${JSON.stringify(reference)}`);
+    process.stdout.write(`round ${round + 1}: curl+zstd+tar ${curl.seconds.toFixed(1)} s, cxrbench ${ours.seconds.toFixed(1)} s (peak RSS ${ours.rssMb?.toFixed(0)} MB); ${got.files} images, ${(got.bytes / 1e9).toFixed(2)} GB\n`);
+    rmSync(work, { recursive: true, force: true });
+  }
+} finally {
+  await hub.close();
+  rmSync(work, { recursive: true, force: true });
+}
+const best = (xs: number[]) => Math.min(...xs);
+const ratio = best(results.curl) / best(results.ours);
+process.stdout.write(
+  `\ndownload + extract of ${(archiveBytes / 1e9).toFixed(2)} GB (${parts.length} parts, ${images} images), best of ${ROUNDS}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB:\n` +
+    `  curl (4 parallel) then zstd -d | tar -x: ${best(results.curl).toFixed(1)} s\n` +
+    `  cxrbench data download:                 ${best(results.ours).toFixed(1)} s (${(archiveBytes / 1e6 / best(results.ours)).toFixed(0)} MB/s), peak RSS ${Math.max(...results.rss).toFixed(0)} MB\n` +
+    `  speed ratio (curl time / cxrbench time): ${ratio.toFixed(2)} (target ≥ 0.8); peak RSS target ≤ 300 MB\n`,
+);
+if (ratio < 0.8 || Math.max(...results.rss) > 300) process.exitCode = 1;
