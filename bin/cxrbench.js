@@ -2,6 +2,7 @@
 // Entry point of the `cxrbench` command. In a source checkout (src/ present) it runs the TypeScript
 // sources through tsx, so there is no build step to forget; an installed package runs the compiled dist/.
 import { existsSync } from 'node:fs';
+import { GC_COMMANDS, GC_FLAGS } from './gc-flags.js';
 import { nodeVersionProblem } from './node-version.js';
 
 // Before anything else is loaded: an old Node would crash later with no message (a segfault under Node 20).
@@ -11,18 +12,13 @@ if (tooOld) {
   process.exit(2);
 }
 
-// Garbage-collector settings that keep memory proportional to what a command really holds. V8's defaults let
-// the heap grow to several times its live size on a machine with much free memory: a 41K-question evaluation
-// holds ~50 MB but peaked at 440 MB. Letting the heap grow to twice the live set (not a fixed cap, so no run
-// is too big) brings it to ~240 MB at the same speed (bench/RESULTS.md; 30% growth gave ~190 MB but cost 20%
-// more time on large images).
-// The process replaces itself (execve keeps the PID, so a supervisor's signals still reach it); settings
-// the user gives in NODE_OPTIONS or on the command line win, and CXRBENCH_GC_DEFAULTS=0 turns this off.
-// Only for `eval`: `data validate` allocates short-lived strings at a rate where these settings cost 50% time.
-const GC_FLAGS = ['--heap-growing-percent=100', '--max-semi-space-size=16'];
+// Garbage-collector settings that keep memory proportional to what a command really holds (bin/gc-flags.js says
+// why and for which commands). The process replaces itself (execve keeps the PID, so a supervisor's signals still
+// reach it); settings the user gives in NODE_OPTIONS or on the command line win, and CXRBENCH_GC_DEFAULTS=0 turns
+// this off.
 const given = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
 const userChoseGc = /heap-growing-percent|max-semi-space-size|max-old-space-size/.test(given);
-if (process.argv[2] === 'eval' && typeof process.execve === 'function' && !userChoseGc && process.env.CXRBENCH_GC_DEFAULTS !== '0') {
+if (GC_COMMANDS.has(process.argv[2] ?? '') && typeof process.execve === 'function' && !userChoseGc && process.env.CXRBENCH_GC_DEFAULTS !== '0') {
   process.execve(process.execPath, [process.execPath, ...GC_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, CXRBENCH_GC_DEFAULTS: '0' });
 }
 
