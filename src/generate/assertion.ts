@@ -117,14 +117,12 @@ function longestAt(ws: Word[], i: number, table: string[][]): string[] | null {
   const index = indexOf(table);
   const w = ws[i]!.lower;
   let best: string[] | null = null;
-  const tryAll = (entries: string[][] | undefined) => {
-    if (entries) for (const t of entries) if (matchAt(ws, i, t) && (!best || t.length > best.length)) best = t;
-  };
-  tryAll(index.get(w));
+  for (const t of index.get(w) ?? []) if (matchAt(ws, i, t) && (!best || t.length > best.length)) best = t;
   // A one-word entry also matches its plural (matchAt's rule for a last word): "nos" is not looked up as "no" for
   // longer entries, whose first word must match exactly.
-  if (w.endsWith('s')) tryAll(index.get(w.slice(0, -1))?.filter((t) => t.length === 1));
-  if (w.endsWith('es')) tryAll(index.get(w.slice(0, -2))?.filter((t) => t.length === 1));
+  for (const stem of w.endsWith('es') ? [w.slice(0, -1), w.slice(0, -2)] : w.endsWith('s') ? [w.slice(0, -1)] : []) {
+    for (const t of index.get(stem) ?? []) if (t.length === 1 && matchAt(ws, i, t) && !best) best = t;
+  }
   return best;
 }
 
@@ -204,6 +202,10 @@ function listContinues(ws: Word[], i: number, mentions: Span[]): boolean {
   return !ws.slice(i + 1, following.to).some((w) => CLAUSE_VERBS.has(w.lower) || PRESENCE_MODIFIERS.has(w.lower));
 }
 
+/** Words that offer a finding as one of alternatives, and the words that may stand between them and it. */
+const ALTERNATIVE = new Set(['or', 'versus', 'vs']);
+const FILLER = new Set(['a', 'an', 'the', 'some', 'small', 'large', 'mild', 'early', 'subtle', 'focal', 'left', 'right', 'basal', 'basilar']);
+
 /** The status each mention gets from the triggers of its sentence, and the trigger's words. */
 function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trigger: string | null }[] {
   const result = mentions.map(() => ({ status: 'present' as AssertionStatus, trigger: null as string | null }));
@@ -267,8 +269,6 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
   // "Opacity at the left base, atelectasis or effusion", "pneumonia or aspiration", "elevated hemidiaphragm or a
   // subpulmonic effusion": a finding offered as one of alternatives — beside another finding or any other word — is
   // uncertain. Only where no trigger has spoken: in "no effusion or pneumothorax" the "or" lists what is ruled out.
-  const ALTERNATIVE = new Set(['or', 'versus', 'vs']);
-  const FILLER = new Set(['a', 'an', 'the', 'some', 'small', 'large', 'mild', 'early', 'subtle', 'focal', 'left', 'right', 'basal', 'basilar']);
   mentions.forEach((m, k) => {
     if (result[k]!.trigger !== null) return;
     const after = ws[m.to]?.lower;

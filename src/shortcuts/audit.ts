@@ -84,7 +84,7 @@ function folds(items: readonly BlindItem[]): (item: BlindItem) => number {
 }
 
 /** Every question answered by this guesser, fitted so that no question is answered by a rule fitted on it. */
-async function answerAll(guesser: BlindGuesser, items: readonly BlindItem[]): Promise<{ right: Set<string>; fittedOn: FitScheme | null }> {
+async function answerAll(guesser: BlindGuesser, items: readonly BlindItem[], plan?: FitPlan): Promise<{ right: Set<string>; fittedOn: FitScheme | null }> {
   const right = new Set<string>();
   const answer = (guess: Guess, among: readonly BlindItem[]) => {
     for (const item of among) if (guess(item) === item.answer) right.add(item.id);
@@ -104,18 +104,30 @@ async function answerAll(guesser: BlindGuesser, items: readonly BlindItem[]): Pr
     }
     return { right, fittedOn: null };
   }
-  const train = items.filter((i) => i.split === TRAIN);
-  const crossFit = async (pool: readonly BlindItem[]) => {
-    const half = folds(pool);
-    for (const fold of [0, 1]) answer(await guesser.fit(pool.filter((i) => half(i) !== fold)), pool.filter((i) => half(i) === fold));
+  const { train, heldOut, halves } = plan ?? fitPlan(items);
+  const crossFit = async () => {
+    for (const fold of [0, 1] as const) answer(await guesser.fit(halves[1 - fold]!), halves[fold]!);
   };
   if (train.length === 0) {
-    await crossFit(items);
+    await crossFit();
     return { right, fittedOn: 'cross-fit' };
   }
-  answer(await guesser.fit(train), items.filter((i) => i.split !== TRAIN));
-  await crossFit(train);
+  answer(await guesser.fit(train), heldOut);
+  await crossFit();
   return { right, fittedOn: 'train' };
+}
+
+/** How learned guessers are fitted on a set: on train for the other splits, and train's (or, without one, the set's) two halves. */
+interface FitPlan { train: BlindItem[]; heldOut: BlindItem[]; halves: [BlindItem[], BlindItem[]] }
+
+/** The fitting plan of a set, worked out once for all the learned guessers. */
+function fitPlan(items: readonly BlindItem[]): FitPlan {
+  const train = items.filter((i) => i.split === TRAIN);
+  const pool = train.length === 0 ? items : train;
+  const half = folds(pool);
+  const halves: [BlindItem[], BlindItem[]] = [[], []];
+  for (const item of pool) halves[half(item)]!.push(item);
+  return { train, heldOut: items.filter((i) => i.split !== TRAIN), halves };
 }
 
 function cell(correct: number, n: number): AuditCell {
@@ -152,8 +164,9 @@ export async function auditShortcuts(items: readonly BlindItem[], guessers: read
   const heldOut = items.filter((i) => i.split !== TRAIN);
   const rightBy = new Map<string, Set<string>>();
   const results: GuesserAudit[] = [];
+  let plan: FitPlan | undefined;
   for (const guesser of guessers) {
-    const { right, fittedOn } = await answerAll(guesser, items);
+    const { right, fittedOn } = await answerAll(guesser, items, guesser.learned ? (plan ??= fitPlan(items)) : undefined);
     rightBy.set(guesser.name, right);
     results.push({
       guesser: guesser.name,

@@ -2,12 +2,12 @@ import { assertFindings } from '../assertion.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { COMPARISON_WORDS } from '../offline-generator.js';
 import { findingEntry } from '../lexicon.js';
-import { words } from '../words.js';
 
 const NEGATION_TASK = 'Negation Assessment';
 const CATCH_ALL = /^(?:all|none|both|neither) of (?:the )?(?:above|these|them)\b/i;
 const STOP = new Set(['a', 'an', 'the', 'of', 'in', 'on', 'at', 'is', 'are', 'and', 'or', 'with', 'to', 'this', 'these', 'which', 'what', 'where', 'side', 'sides']);
-const contentWords = (text: string) => words(text).map((w) => w.lower).filter((w) => /\w/.test(w) && !STOP.has(w));
+/** Lower-case letter-and-digit runs that are not stop words: a stem's and an option's short texts need no ICU segmentation. */
+const contentWords = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOP.has(w));
 
 /** The findings an option names (as the lexicon reads it), whatever the report says. */
 const findingsNamed = (option: string) => new Set(assertFindings(option).map((m) => m.finding));
