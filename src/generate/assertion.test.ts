@@ -73,7 +73,7 @@ test('issue #23 templates: no side-only location for a finding that always has a
   const qs = generateOffline(report('Small left pleural effusion.'));
   assert.deepEqual(qs.filter((q) => q.task === 'Location and Distribution Assessment'), [], 'no "Not lateralised (midline)" filler');
   assert.deepEqual(qs.filter((q) => q.task === 'Geometric Information Assessment').map(shown), [{ question: 'How large is the pleural effusion on this radiograph?', options: ['Large', 'Moderate', 'Not present', 'Small'], key: 'Small' }]);
-  assert.deepEqual(qs.filter((q) => q.question.includes('regarding')).map(shown), [{ question: 'What does this chest radiograph show regarding pleural effusion?', options: ['Bilateral pleural effusions', 'Left-sided pleural effusion', 'No pleural effusion', 'Right-sided pleural effusion'], key: 'Left-sided pleural effusion' }]);
+  assert.deepEqual(qs.filter((q) => q.question.includes('regarding')).map(shown), [{ question: 'What does this chest radiograph show regarding a pleural effusion?', options: ['Bilateral pleural effusions', 'Left-sided pleural effusion', 'No pleural effusion', 'Right-sided pleural effusion'], key: 'Left-sided pleural effusion' }]);
   // "Small cardiomegaly" is no grade; plural findings take "are".
   assert.deepEqual(generateOffline(report('Small cardiomegaly.')).filter((q) => q.task === 'Geometric Information Assessment'), []);
   assert.deepEqual(generateOffline(report('Mild degenerative changes of the thoracic spine.')).filter((q) => q.task === 'Geometric Information Assessment').map(shown), [{ question: 'How severe are the degenerative changes on this radiograph?', options: ['Mild', 'Moderate', 'None are present', 'Severe'], key: 'Mild' }]);

@@ -30,6 +30,8 @@ const Finding = z.object({
   label: z.string().optional(),
   /** A countable finding's name on both sides ("pleural effusions"): "Bilateral pleural effusions", not "effusion". */
   pluralLabel: z.string().optional(),
+  /** The name is a count noun: it takes an article in running text ("regarding a chest tube"; not "a pneumonia"). */
+  countable: z.boolean().optional(),
   /** The name is plural ("degenerative changes"): "are", not "is". */
   plural: z.boolean(),
   /** Whether questions are asked about it (an unspecified "fracture" is read, never keyed). */

@@ -4,6 +4,7 @@ import type { CorpusReport } from '../corpus/corpus-report.js';
 import { assertFindings, type FindingMention, type Side } from './assertion.js';
 import type { Difficulty, GeneratedQuestion } from './generated-question.js';
 import { contextFindings } from './context.js';
+import { absentGradeOf, be, denialOf, nameOf, regardingName, sidedName } from './grammar.js';
 import { LEXICON, findingEntry, hasSide, optionLabel, overlapping, type FindingEntry } from './lexicon.js';
 import { quotable } from './minimum-necessary.js';
 import { sentences } from './words.js';
@@ -177,12 +178,6 @@ function make(report: CorpusReport, index: number, random: () => number, parts: 
 const PRESENCE_STEMS = ['Which of the following findings is present on this chest radiograph?', 'Which of these findings does this chest X-ray show?', 'Which one of the following is seen on this radiograph?'];
 const NEGATION_STEMS = ['Which of the following findings is absent on this chest radiograph?', 'Which of these findings is NOT seen on this chest X-ray?'];
 
-/** "is" or "are", by the finding's number ("the degenerative changes are"). */
-const be = (entry: FindingEntry) => (entry.plural ? 'are' : 'is');
-/** A finding's name as running text. */
-const nameOf = (entry: FindingEntry) => entry.label?.toLowerCase() ?? entry.name;
-/** The side variants of a finding, as options say them. */
-const SIDED: Record<Side, (label: string, entry: FindingEntry) => string> = { left: (l) => `Left-sided ${l}`, right: (l) => `Right-sided ${l}`, bilateral: (l, e) => `Bilateral ${e.pluralLabel ?? l}` };
 
 /**
  * Template questions from one report (offline, no model): presence of each finding the report asserts, negation
@@ -235,11 +230,11 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const entry = findingEntry(e.finding)!;
     if (entry.diagnosis || done.has(`R|${e.finding}`)) continue;
     const label = nameOf(entry);
-    const denial = `No ${label}`;
+    const denial = denialOf(entry);
     let answer: string;
     let variants: string[];
     if (e.status === 'absent') {
-      if (entry.laterality === 'lateral') variants = (['left', 'right', 'bilateral'] as const).map((side) => SIDED[side](label, entry));
+      if (entry.laterality === 'lateral') variants = (['left', 'right', 'bilateral'] as const).map((side) => sidedName(side, entry));
       else if (entry.scale) variants = SCALES[entry.scale].map((g) => `${g} ${label}`);
       else continue;
       answer = denial;
@@ -248,8 +243,8 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
       const grade = gradeOf(e.sentence, e.phrase, e.finding);
       const grades = new Set(present.filter((x) => x.finding === e.finding).map((x) => gradeOf(x.sentence, x.phrase, x.finding)?.value ?? null));
       if (entry.laterality === 'lateral' && e.side !== null && !e.placeAmbiguous && sides.size === 1) {
-        answer = SIDED[e.side](label, entry);
-        variants = (['left', 'right', 'bilateral'] as const).filter((side) => side !== e.side).map((side) => SIDED[side](label, entry));
+        answer = sidedName(e.side, entry);
+        variants = (['left', 'right', 'bilateral'] as const).filter((side) => side !== e.side).map((side) => sidedName(side, entry));
       } else if (entry.scale && grade && grades.size === 1 && sides.size === 1) {
         answer = `${grade.value} ${label}`;
         variants = grade.scale.filter((g) => g !== grade.value).map((g) => `${g} ${label}`);
@@ -258,7 +253,7 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     }
     done.add(`R|${e.finding}`);
     questions.push(make(report, questions.length, random, {
-      task: N, entry, question: `What does this chest radiograph show regarding ${label}?`, answer, distractors: variants,
+      task: N, entry, question: `What does this chest radiograph show regarding ${regardingName(entry)}?`, answer, distractors: variants,
       explanation: e.status === 'absent' ? `The report rules out ${label}. ${quote(e)}` : `The report describes ${answer.toLowerCase()}. ${quote(e)}`, difficulty: e.status === 'absent' ? 'easy' : 'medium',
       claim: { finding: entry.name, status: e.status === 'absent' ? 'absent' : 'present', distractorFindings: [] }, evidence: e,
     }));
@@ -276,7 +271,7 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const label = nameOf(entry);
     const how = entry.scale === 'size' ? 'large' : 'severe';
     questions.push(make(report, questions.length, random, {
-      task: G, entry, question: `How ${how} ${be(entry)} the ${label} on this radiograph?`, answer: grade.value, distractors: [...grade.scale.filter((x) => x !== grade.value), entry.plural ? 'None are present' : 'Not present'],
+      task: G, entry, question: `How ${how} ${be(entry)} the ${label} on this radiograph?`, answer: grade.value, distractors: [...grade.scale.filter((x) => x !== grade.value), absentGradeOf(entry)],
       explanation: `The report describes the ${label} as ${grade.value.toLowerCase()}. ${quote(e)}`, difficulty: 'medium', claim: null, evidence: e,
     }));
   }
