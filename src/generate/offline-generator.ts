@@ -37,7 +37,7 @@ const GRADED: Record<string, string[]> = { cardiomegaly: ['Mild', 'Moderate', 'S
 /** The grades of each scale, as options say them: three, so a fourth option says the finding is not there. */
 const SCALES = { size: ['Small', 'Moderate', 'Large'], severity: ['Mild', 'Moderate', 'Severe'] } as const;
 /** Report words for a grade, by scale ("moderate" is on both: the finding's scale decides). */
-const SIZE_WORDS: Record<string, [string, 'size' | 'severity' | 'both']> = { small: ['Small', 'size'], tiny: ['Small', 'size'], trace: ['Small', 'size'], moderate: ['Moderate', 'both'], large: ['Large', 'size'], mild: ['Mild', 'severity'], minimal: ['Mild', 'severity'], severe: ['Severe', 'severity'], marked: ['Severe', 'severity'], massive: ['Large', 'size'] };
+export const SIZE_WORDS: Record<string, [string, 'size' | 'severity' | 'both']> = { small: ['Small', 'size'], tiny: ['Small', 'size'], trace: ['Small', 'size'], moderate: ['Moderate', 'both'], large: ['Large', 'size'], mild: ['Mild', 'severity'], minimal: ['Mild', 'severity'], severe: ['Severe', 'severity'], marked: ['Severe', 'severity'], massive: ['Large', 'size'] };
 /** Words by which a sentence grades a finding against the prior: its grade may be relative, so none is asked. */
 const RELATIVE_GRADE = /\b(?:increas\w*|decreas\w*|enlarg\w*|smaller|larger|improv\w*|wors\w*|progress\w*|less|more|slightly|interval)\b/i;
 

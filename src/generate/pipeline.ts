@@ -7,7 +7,8 @@ import { readCorpus } from '../corpus/read-corpus.js';
 import { writeFileAtomically } from '../dataset/sources/atomic-write.js';
 import { detectPhi } from '../phi/detect.js';
 import { contentFailures } from './check/content.js';
-import { locationFailures } from './check/location.js';
+import { locationFailures, sideFormFailures } from './check/location.js';
+import { gradeFailures } from './check/grade.js';
 import { allPairsIfSmall, diversityFilter, diversityText } from './check/diversity.js';
 import type { Rejection } from './check/rejection.js';
 import { reviewSample } from './check/review-sample.js';
@@ -187,7 +188,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       if (fromModel) count('generation', false);
       const record = toGeneratedRecord(q, safe, imageOnly);
       const structural = structuralFailures(record, q.id);
-      const content = [...contentFailures(q, status), ...locationFailures(q, evidence)];
+      const content = [...contentFailures(q, status), ...locationFailures(q, evidence), ...sideFormFailures(q, evidence), ...gradeFailures(q, evidence)];
       const phi = detectPhi(`${q.question}\n${q.options.join('\n')}\n${q.explanation}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`]);
       for (const v of ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi']) count(v, [...structural, ...content, ...phi].some(([name]) => name === v));
       const failures = [...structural, ...content, ...phi];

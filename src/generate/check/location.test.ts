@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertFindings } from '../assertion.js';
 import type { GeneratedQuestion } from '../generated-question.js';
-import { locationFailures } from './location.js';
+import { locationFailures, sideFormFailures } from './location.js';
 
 const question = (options: [string, string, string, string], answer: 'A' | 'B' | 'C' | 'D', name = 'pleural effusion'): GeneratedQuestion => ({
   id: 'r#q0', reportId: 'r', patientId: null, task: 'Location and Distribution Assessment', category: 'Pleural Effusion', subcategory: 'Effusion',
@@ -22,4 +22,14 @@ test('location check (#23): a key the report binds passes; a wrong side, a secon
   // Other tasks and other wordings are not judged here.
   assert.deepEqual(locationFailures({ ...question(['Left base', 'Right base', 'Left apex', 'Right apex'], 'B'), task: 'Presence Assessment' }, assertFindings('Small left basal pleural effusion.')), []);
   assert.deepEqual(locationFailures({ ...question(['Left base', 'Right base', 'Left apex', 'Right apex'], 'B'), question: 'Which side is affected?' }, assertFindings('Small left basal pleural effusion.')), []);
+});
+
+test("a side form as the key (\"Left-sided pleural effusion\") is checked against the side the report binds, from any generator", () => {
+  const evidence = ['Small left pleural effusion.', 'No pneumothorax.'].flatMap(assertFindings);
+  const q = (options: [string, string, string, string], answer: 'A' | 'B' | 'C' | 'D') => ({ ...question(options, answer), question: 'What does this chest radiograph show regarding a pleural effusion?', task: 'Negation Assessment' });
+  assert.deepEqual(sideFormFailures(q(['Left-sided pleural effusion', 'Right-sided pleural effusion', 'Bilateral pleural effusions', 'No pleural effusion'], 'A'), evidence), []);
+  assert.deepEqual(sideFormFailures(q(['Left-sided pleural effusion', 'Right-sided pleural effusion', 'Bilateral pleural effusions', 'No pleural effusion'], 'B'), evidence), [['c3', 'side-unsupported: the report puts pleural effusion on the left, the answer says "Right-sided pleural effusion"']]);
+  assert.deepEqual(sideFormFailures(q(['Left-sided pleural effusion', 'Right-sided pleural effusion', 'Bilateral pleural effusions', 'No pleural effusion'], 'A'), assertFindings('Pleural effusion.')), [['c3', 'side-unsupported: the report binds no side to pleural effusion, the answer says "Left-sided pleural effusion"']]);
+  // A denial as the key is the content check's business, not this one's.
+  assert.deepEqual(sideFormFailures(q(['Left-sided pneumothorax', 'Right-sided pneumothorax', 'Bilateral pneumothoraces', 'No pneumothorax'], 'D'), evidence), []);
 });

@@ -37,3 +37,26 @@ export function locationFailures(q: GeneratedQuestion, evidence: readonly Findin
   });
   return failures;
 }
+
+const SIDED_OPTION = /^(left-sided|right-sided|bilateral)\s+(.+)$/i;
+
+/**
+ * c3 for a side given in an option ("Left-sided pleural effusion", "Bilateral rib fractures"), from any generator and
+ * any task (issue #23 item 7): a keyed side form names the one side the report binds to the finding, and no other
+ * option names that side of it too. A report that binds no side, or more than one, settles no side form as the key.
+ */
+export function sideFormFailures(q: GeneratedQuestion, evidence: readonly FindingMention[]): [string, string][] {
+  const answerIndex = 'ABCD'.indexOf(q.answer);
+  const forms = q.options.map((o) => {
+    const m = SIDED_OPTION.exec(o.trim());
+    const finding = m ? assertFindings(m[2]!)[0]?.finding : undefined;
+    return m && finding ? { option: o, side: m[1]!.toLowerCase().replace('-sided', ''), finding } : null;
+  });
+  const key = forms[answerIndex];
+  if (!key) return [];
+  const bound = new Set(evidence.filter((e) => e.finding === key.finding && e.status !== 'absent' && e.side !== null && !e.placeAmbiguous).map((e) => e.side));
+  if (bound.size !== 1) return [['c3', `side-unsupported: the report binds ${bound.size === 0 ? 'no side' : 'more than one side'} to ${key.finding}, the answer says "${key.option}"`]];
+  const side = [...bound][0]!;
+  if (key.side !== side) return [['c3', `side-unsupported: the report puts ${key.finding} on the ${side === 'bilateral' ? 'both sides' : side}, the answer says "${key.option}"`]];
+  return forms.flatMap((f, i) => (f && i !== answerIndex && f.finding === key.finding && f.side === side ? [['c3', `second-correct-side: "${f.option}" is the side the report gives ${key.finding} too`] as [string, string]] : []));
+}
