@@ -1,21 +1,18 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import type { CorpusReport } from '../corpus/corpus-report.js';
 import { readCorpus } from '../corpus/read-corpus.js';
 import { writeFileAtomically } from '../dataset/sources/atomic-write.js';
 import { detectPhi } from '../phi/detect.js';
-import { contentFailures } from './check/content.js';
-import { locationFailures, sideFormFailures } from './check/location.js';
-import { gradeFailures } from './check/grade.js';
 import { allPairsIfSmall, diversityFilter, diversityText } from './check/diversity.js';
 import type { Rejection } from './check/rejection.js';
 import { reviewSample } from './check/review-sample.js';
-import { structuralFailures } from './check/structural.js';
 import type { GeneratedQuestion } from './generated-question.js';
-import { OFFLINE_GENERATOR, generateOffline, reportEvidence, reportStatus } from './offline-generator.js';
-import { reportImageOnly, toGeneratedRecord } from './official-record.js';
+import { OFFLINE_GENERATOR } from './offline-generator.js';
+import { reportStage } from './stage/report-stage.js';
+import { offlineStages } from './stage/report-threads.js';
 import { screenReport } from './phi-screen.js';
 import { buildCard, type DatasetCard } from './card.js';
 import { auditShortcuts, type ShortcutAudit } from '../shortcuts/audit.js';
@@ -101,9 +98,9 @@ function splitOf(key: string, splits: GenerateSettings['splits'], seed: number):
 }
 
 /** Why a report gave no question, in words. */
-function noQuestionReason(report: CorpusReport, evidence: ReturnType<typeof reportEvidence>): string {
+function noQuestionReason(report: CorpusReport, namesFindings: boolean): string {
   if (report.images.length === 0) return 'no images: a ReXVQA record needs at least one image path (corpus import --images-csv)';
-  if (!evidence.some((e) => e.quotable)) return 'no finding of the vocabulary is named in findings or impression';
+  if (!namesFindings) return 'no finding of the vocabulary is named in findings or impression';
   return 'findings named, but none gave a question the templates accept (e.g. too few findings the report does not support to serve as distractors)';
 }
 
@@ -131,10 +128,7 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   const seenIds = new Set<string>();
   const key = idKey(settings.out);
   const anonymousId = (text: string) => createHmac('sha256', key).update(text).digest('hex').slice(0, 16);
-  // Records give image paths relative to their metadata/ folder, as the official files do: absolute corpus paths
-  // are made relative to it; relative ones are written as the corpus gives them.
   const metadataDir = resolve(settings.out, OUTPUT_FILES.metadata);
-  const recordImagePath = (path: string) => (isAbsolute(path) ? relative(metadataDir, path) : path);
   // Read and screen every report first: a model generator asks about many at once.
   const screened: { safe: CorpusReport; kinds: string[]; seedKey: string; splitKey: string }[] = [];
   for await (const raw of readCorpus(settings.corpus)) {
@@ -170,28 +164,20 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
   }
   const byModel = settings.generator ? await settings.generator.generateAll(screened.filter((r) => r.safe.images.length > 0).map((r) => r.safe), settings.signal) : null;
   if (settings.signal?.aborted) throw new CxrError('resume-conflict', 'generation stopped before every report was asked; rerun the same command to resume (answers so far are journaled)');
-  for (const { safe, kinds, seedKey, splitKey } of screened) {
-    const evidence = reportEvidence(safe);
-    const status = reportStatus(evidence, safe);
+  // The per-report stage (read, make, check): for the templates on one thread per core when the corpus is large.
+  const offline = byModel ? null : await offlineStages(screened.map(({ safe, seedKey }) => ({ safe, seedKey })), settings.seed, metadataDir);
+  screened.forEach(({ safe, kinds, seedKey, splitKey }, index) => {
     const fromModel = byModel?.get(safe.id);
     for (const problem of fromModel?.problems ?? []) {
       rejections.push({ questionId: `${safe.id}#model`, reportId: safe.id, validator: 'generation', reason: problem });
       count('generation', true);
     }
     // With a model, a report it gave nothing for gives no question — never a template one in its place.
-    const made = safe.images.length === 0 ? [] : byModel ? (fromModel?.questions ?? []) : generateOffline(safe, settings.seed, evidence, status, seedKey);
-    const questions = made.map((q) => ({ ...q, images: q.images.map((i) => ({ ...i, path: recordImagePath(i.path) })) }));
+    const stage = offline ? offline[index]! : reportStage(safe, safe.images.length === 0 ? [] : (fromModel?.questions ?? []), settings.seed, seedKey, metadataDir);
     let kept = 0;
-    // The report's own sentences, as every record of it carries them: worked out once per report.
-    const imageOnly = questions.length === 0 ? undefined : reportImageOnly(safe);
-    for (const q of questions) {
+    for (const { q, record, failures } of stage.questions) {
       if (fromModel) count('generation', false);
-      const record = toGeneratedRecord(q, safe, imageOnly);
-      const structural = structuralFailures(record, q.id);
-      const content = [...contentFailures(q, status), ...locationFailures(q, evidence), ...sideFormFailures(q, evidence), ...gradeFailures(q, evidence)];
-      const phi = detectPhi(`${q.question}\n${q.options.join('\n')}\n${q.explanation}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`]);
-      for (const v of ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi']) count(v, [...structural, ...content, ...phi].some(([name]) => name === v));
-      const failures = [...structural, ...content, ...phi];
+      for (const v of ['v1', 'v2', 'v3', 'v4', 'c1', 'c2', 'c3', 'phi']) count(v, failures.some(([name]) => name === v));
       if (failures.length > 0) {
         for (const [validator, reason] of failures) rejections.push({ questionId: q.id, reportId: safe.id, validator, reason });
         continue;
@@ -199,9 +185,10 @@ export async function generateQuestionSet(settings: GenerateSettings): Promise<D
       passed.push({ q, record, split: splitOf(splitKey, settings.splits, settings.seed), seedKey });
       kept++;
     }
-    const reason = questions.length > 0 ? null : pathIdentifiers.has(safe.id) ? `an image path carries an identifier (${pathIdentifiers.get(safe.id)}): rename the image files, then import again` : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe, evidence);
+    const questions = stage.questions;
+    const reason = questions.length > 0 ? null : pathIdentifiers.has(safe.id) ? `an image path carries an identifier (${pathIdentifiers.get(safe.id)}): rename the image files, then import again` : phiUnscreened.has(safe.id) ? `the PHI model could not screen it (${phiUnscreened.get(safe.id)}); rerun to ask again` : fromModel && fromModel.problems.length > 0 ? `the model's reply gave no usable question: ${fromModel.problems[0]}` : byModel && !fromModel && safe.images.length > 0 ? 'the model has not answered for it yet (rerun the same command to ask)' : noQuestionReason(safe, stage.namesFindings);
     accounts.push({ reportId: safe.id, generated: questions.length, kept, reason, phiKinds: kinds });
-  }
+  });
   // The content judge (optional): c1–c3 asked of a model about every question the heuristics passed.
   if (settings.contentJudge) {
     const reportText = new Map(screened.map(({ safe }) => [safe.id, [imageOnlySentences(safe.sections.findings), imageOnlySentences(safe.sections.impression)].filter(Boolean).join('\n')]));
