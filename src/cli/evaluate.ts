@@ -7,6 +7,7 @@ import type { Question } from '../core/question.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { detectLayout, type DatasetLayout } from '../dataset/layout.js';
 import { readQuestions } from '../dataset/read-dataset.js';
+import { drawStratifiedSample, type SampleSpec, type StratifiedSample } from '../dataset/stratified-sample.js';
 import { resolveImagePath } from '../dataset/image-path.js';
 import { extractorInfo } from '../extract/extract.js';
 import { IMAGE_ORDER } from '../prompt/build-prompt.js';
@@ -52,6 +53,8 @@ export interface EvaluateSettings extends EndpointOptions {
   retryErrors: boolean;
   strict: boolean;
   limit: number | null;
+  /** Ask a stratified sample of the split instead of all of it (`--sample`, `--stratify`; seeded by `seed`). */
+  sample?: Omit<SampleSpec, 'seed'>;
   /** Use the provider's batch API instead of online requests, polling every this many seconds. */
   batchPollSeconds?: number;
   /** Re-ask this many answered questions with options permuted, and report answer consistency per task. */
@@ -73,10 +76,15 @@ export function evaluateSettings(required: Pick<EvaluateSettings, 'data' | 'mode
   };
 }
 
-async function sha256File(file: string): Promise<string> {
+/** sha256 of a file's bytes, streamed (the dataset identity manifests record). */
+export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+async function* sampled(questions: AsyncIterable<Question>, ids: ReadonlySet<string>): AsyncGenerator<Question> {
+  for await (const q of questions) if (ids.has(q.id)) yield q;
 }
 
 async function* limited(questions: AsyncIterable<Question>, limit: number | null): AsyncGenerator<Question> {
@@ -141,10 +149,14 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
   if (isTemplatePath(settings.prompt)) checkTextFile(settings.prompt, '--prompt');
   const template = loadTemplate(settings.prompt);
   const maxImages = settings.maxImages ?? presetMaxImages;
-  const questions = () => limited(readQuestions(layout, [settings.split]), settings.limit);
+  if (settings.sample && settings.limit !== null) throw new CxrError('bad-option', '--limit and --sample cannot be combined: --limit takes the first n questions of the split, --sample a stratified sample of it; give one');
+  const sampleSpec = settings.sample ? { ...settings.sample, seed: settings.seed } : null;
   let count = 0;
-  for await (const _ of readQuestions(layout, [settings.split])) count++;
-  const selected = settings.limit === null ? count : Math.min(count, settings.limit);
+  let sample: StratifiedSample | null = null;
+  if (sampleSpec) ({ count, sample } = await drawStratifiedSample(readQuestions(layout, [settings.split]), sampleSpec));
+  else for await (const _ of readQuestions(layout, [settings.split])) count++;
+  const questions = () => (sample ? sampled(readQuestions(layout, [settings.split]), sample.ids) : limited(readQuestions(layout, [settings.split]), settings.limit));
+  const selected = sample ? sample.size : settings.limit === null ? count : Math.min(count, settings.limit);
   const datasetName = basename(layout.root === '.' ? process.cwd() : layout.root);
   const outDir = settings.out ?? join('runs', safeName(`${datasetName}-${settings.split}-${adapter.spec.name}`));
   makeOutputFolder(outDir, '--out');
@@ -160,6 +172,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     extractor: { name: extractor.name, version: extractor.version, strict: extractor.strict },
     params: { temperature: settings.temperature, maxTokens: settings.maxTokens, ...(settings.topP !== undefined ? { topP: settings.topP } : {}), seed: settings.seed },
     seed: settings.seed,
+    ...(sample && sampleSpec ? { sample: { size: sample.size, share: sampleSpec.size.kind === 'share' ? sampleSpec.size.share : null, stratify: sampleSpec.stratify, seed: sampleSpec.seed, strata: sample.strata } } : {}),
   };
   const judge = settings.judge ? await judgeFromFlags(settings.judge, join(outDir, RUN_FILES.judge)) : null;
   if (judge) manifest.extractor.judge = judgeManifest(judge);

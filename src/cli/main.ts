@@ -3,6 +3,7 @@ import { CxrError, EXIT } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { registerDataConvert } from './commands/data-convert.js';
 import { registerDataStats } from './commands/data-stats.js';
+import { registerDataSubset } from './commands/data-subset.js';
 import { registerDataValidate } from './commands/data-validate.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExtract } from './commands/extract.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerDataValidate(data);
   registerDataStats(data);
   registerDataConvert(data);
+  registerDataSubset(data);
   registerEval(program);
   registerExtract(program);
   registerExtractAudit(program);

@@ -7,6 +7,7 @@ import { wholeNumber } from '../option-parsers.js';
 import { progressReporter } from '../progress.js';
 import { addJudgeOptions, judgeFailuresLine, type JudgeFlags } from '../judge-options.js';
 import { costUsd, parsePricing, type Pricing } from '../../runner/budget.js';
+import { addSampleOptions, sampleFromFlags, sampleLine, type SampleFlags } from '../sample-options.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -24,7 +25,7 @@ function pricing(value: string): Pricing {
   return parsed;
 }
 
-interface EvalFlags extends JudgeFlags {
+interface EvalFlags extends JudgeFlags, SampleFlags {
   data: string;
   split: string;
   model: string;
@@ -100,8 +101,10 @@ export function registerEval(program: Command): void {
     .option('--batch', "send the requests through the provider's batch API (write, submit, poll, collect); rerun to resume")
     .option('--batch-poll <seconds>', 'seconds between batch status polls', number('--batch-poll'), 30)
     .option('--quiet', 'no progress output');
+  addSampleOptions(command);
   addJudgeOptions(command)
     .action(async (flags: EvalFlags) => {
+      const sample = sampleFromFlags(flags);
       if (flags.concurrency < 1) throw new CxrError('bad-option', '--concurrency must be at least 1');
       if (flags.maxAttempts < 1) throw new CxrError('bad-option', '--max-attempts must be at least 1');
       const progress = progressReporter(flags.quiet === true);
@@ -122,12 +125,13 @@ export function registerEval(program: Command): void {
           temperature: flags.temperature, maxTokens: flags.maxTokens, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
           concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
           retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, costBudgetUsd: flags.costBudget ?? null, pricing: flags.price ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
-          limit: flags.limit ?? null, judge: flags, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
+          limit: flags.limit ?? null, ...(sample ? { sample } : {}), judge: flags, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
         });
         progress.stop();
         const { summary, result, manifest } = evaluation;
         const label = `${manifest.adapter.baseline ? '[baseline] ' : ''}${manifest.adapter.name} on ${manifest.dataset.name}/${manifest.dataset.split}`;
         process.stdout.write(runSummaryTable(summary, label, manifest.extractor.judge?.model.name ?? null));
+        if (manifest.sample) process.stdout.write(sampleLine(manifest.sample));
         if (evaluation.judge) process.stdout.write(judgeFailuresLine(evaluation.judge, result.outcomes));
         if (evaluation.shuffleCheck) process.stdout.write(consistencyTable(evaluation.shuffleCheck));
         if (result.stoppedBy === 'budget') process.stdout.write('stopped: the budget was reached\n');
