@@ -7,6 +7,7 @@ import { wholeNumber } from '../option-parsers.js';
 import { progressReporter } from '../progress.js';
 import { addJudgeOptions, judgeFailuresLine, type JudgeFlags } from '../judge-options.js';
 import { costUsd, parsePricing, type Pricing } from '../../runner/budget.js';
+import { BUILT_IN_TEMPLATES } from '../../prompt/template.js';
 import { addSampleOptions, sampleFromFlags, sampleLine, type SampleFlags } from '../sample-options.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -77,7 +78,7 @@ export function registerEval(program: Command): void {
     .option('--query <name=value>', 'extra query parameter (e.g. api-version=2024-10-21 for Azure)', collect, [])
     .option('--no-system-prompt', 'put the system text at the start of the user turn (models without a system role)')
     .addOption(new Option('--image-detail <level>', 'image detail hint for the endpoint').choices(['auto', 'low', 'high']))
-    .option('--prompt <name|file>', 'prompt template: rexvqa-json, rexvqa-letter, or a template file', 'rexvqa-json')
+    .option('--prompt <name|file>', `prompt template: ${BUILT_IN_TEMPLATES.join(', ')} (see docs/evaluation.md), or a template file`, 'rexvqa-json')
     .option('--patient-context', 'add age, sex and indication to the prompt')
     .option('--max-images <n>', 'send at most n views per question (frontal first); recorded in the manifest', wholeNumber('--max-images'))
     .option('--max-pixels <n>', 'resize images so the longest side is at most n pixels', wholeNumber('--max-pixels'))
