@@ -66,6 +66,8 @@ export const RunManifest = z.object({
   seed: z.number().int(),
   /** A derived run (e.g. `shuffle-check`): same model and settings, other item variants. */
   variant: z.string().optional(),
+  /** `open`: the questions were asked without options (`eval --open`); absent: multiple choice. */
+  mode: z.literal('open').optional(),
   /** The stratified sample the run asked (`eval --sample`); absent: the whole split (or its first --limit questions). */
   sample: SampleManifest.optional(),
 });
@@ -89,6 +91,7 @@ export function manifestConflicts(stored: RunManifest, next: RunManifest): strin
   if (!same(stored.prompt, next.prompt)) conflicts.push(`prompt: the run used ${stored.prompt.name} v${stored.prompt.version} (sha256 ${stored.prompt.sha256.slice(0, 12)}…), now ${next.prompt.name} v${next.prompt.version} (sha256 ${next.prompt.sha256.slice(0, 12)}…)`);
   if (!same(stored.images, next.images)) conflicts.push(`images: the run used ${JSON.stringify(stored.images)}, now ${JSON.stringify(next.images)}`);
   if (!same(stored.sample ?? null, next.sample ?? null)) conflicts.push(`sample: the run asked ${sampleWords(stored.sample)}, now ${sampleWords(next.sample)}`);
+  if (stored.mode !== next.mode) conflicts.push(`mode: the run is ${stored.mode === 'open' ? 'open-ended (--open)' : 'multiple choice'}, now ${next.mode === 'open' ? 'open-ended (--open)' : 'multiple choice'}`);
   if (stored.variant !== next.variant) conflicts.push(`variant: the run is ${stored.variant ?? 'the main run'}, now ${next.variant ?? 'the main run'}`);
   if (!same(stored.params, next.params) || stored.seed !== next.seed) conflicts.push(`generation parameters: the run used ${JSON.stringify({ ...stored.params, seed: stored.seed })}, now ${JSON.stringify({ ...next.params, seed: next.seed })}`);
   return conflicts;

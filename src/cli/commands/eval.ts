@@ -8,6 +8,8 @@ import { progressReporter } from '../progress.js';
 import { addJudgeOptions, judgeFailuresLine, type JudgeFlags } from '../judge-options.js';
 import { costUsd, parsePricing, type Pricing } from '../../runner/budget.js';
 import { BUILT_IN_TEMPLATES } from '../../prompt/template.js';
+import { openEndedTable } from '../../report/open-ended-table.js';
+import { renderTable } from '../../report/text-table.js';
 import { addSampleOptions, sampleFromFlags, sampleLine, type SampleFlags } from '../sample-options.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -27,6 +29,7 @@ function pricing(value: string): Pricing {
 }
 
 interface EvalFlags extends JudgeFlags, SampleFlags {
+  open?: boolean;
   data: string;
   split: string;
   model: string;
@@ -102,7 +105,7 @@ export function registerEval(program: Command): void {
     .option('--batch', "send the requests through the provider's batch API (write, submit, poll, collect); rerun to resume")
     .option('--batch-poll <seconds>', 'seconds between batch status polls', number('--batch-poll'), 30)
     .option('--quiet', 'no progress output');
-  addSampleOptions(command);
+  addSampleOptions(command).option('--open', 'open-ended: ask without the options (template rexvqa-open); scored by exact match, token F1 and ROUGE-L against the correct option\'s text, and with --judge mapped to an option');
   addJudgeOptions(command)
     .action(async (flags: EvalFlags) => {
       const sample = sampleFromFlags(flags);
@@ -126,12 +129,15 @@ export function registerEval(program: Command): void {
           temperature: flags.temperature, maxTokens: flags.maxTokens, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
           concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
           retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, costBudgetUsd: flags.costBudget ?? null, pricing: flags.price ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
-          limit: flags.limit ?? null, ...(sample ? { sample } : {}), judge: flags, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
+          limit: flags.limit ?? null, ...(sample ? { sample } : {}), ...(flags.open ? { open: true } : {}), judge: flags, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
         });
         progress.stop();
         const { summary, result, manifest } = evaluation;
         const label = `${manifest.adapter.baseline ? '[baseline] ' : ''}${manifest.adapter.name} on ${manifest.dataset.name}/${manifest.dataset.split}`;
-        process.stdout.write(runSummaryTable(summary, label, manifest.extractor.judge?.model.name ?? null));
+        const summaryText = runSummaryTable(summary, label, manifest.extractor.judge?.model.name ?? null);
+        if (evaluation.openEnded) process.stdout.write(renderTable(openEndedTable(evaluation.openEnded, evaluation.judge ? summary : null, `${label} — open-ended (no options), scored against the correct option's text`), 'table'));
+        // Without a judge an open run maps no answer to an option: its accuracy table would say nothing, only whether it finished.
+        process.stdout.write(evaluation.openEnded && !evaluation.judge ? `${summaryText.trimEnd().split('\n').at(-1)}\n` : summaryText);
         if (manifest.sample) process.stdout.write(sampleLine(manifest.sample));
         if (evaluation.judge) process.stdout.write(judgeFailuresLine(evaluation.judge, result.outcomes));
         if (evaluation.shuffleCheck) process.stdout.write(consistencyTable(evaluation.shuffleCheck));
