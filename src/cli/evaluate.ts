@@ -9,10 +9,15 @@ import type { Question } from '../core/question.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { detectLayout, type DatasetLayout } from '../dataset/layout.js';
 import { readQuestions } from '../dataset/read-dataset.js';
+import { drawStratifiedSample, type SampleSpec, type StratifiedSample } from '../dataset/stratified-sample.js';
 import { resolveImagePath } from '../dataset/image-path.js';
 import { extractorInfo } from '../extract/extract.js';
 import { IMAGE_ORDER } from '../prompt/build-prompt.js';
-import { isTemplatePath, loadTemplate } from '../prompt/template.js';
+import { DEFAULT_OPEN_TEMPLATE, isTemplatePath, loadTemplate } from '../prompt/template.js';
+import type { OpenEndedScores } from '../core/open-ended.js';
+import { openAnswers, openScoresOf } from './open-scores.js';
+import { openSavedRun } from './run-folder.js';
+import { savedRunOutcomes } from './saved-run-outcomes.js';
 import { openRunFolder, runEvaluation, RUN_FILES, writeManifest, type RunOptions, type RunProgress, type RunResult } from '../runner/run.js';
 import { runBatchEvaluation } from '../runner/batch.js';
 import { summarizeOutcomes, type RunSummary } from '../score/summary.js';
@@ -23,7 +28,7 @@ import { resolveModel, type EndpointOptions } from './model-spec.js';
 import { costUsd, type Pricing } from '../runner/budget.js';
 import type { EndpointAnswerJudge, JudgeStats } from '../judge/answer-judge.js';
 import { judgeFromFlags, judgeManifest, type JudgeFlags } from './judge-options.js';
-import { makeOutputFolder } from './write-output.js';
+import { makeOutputFolder, writeTextAtomically } from './write-output.js';
 import { checkTextFile } from './read-text-file.js';
 
 /** Everything `cxrbench eval` (and the demo) can set. */
@@ -58,6 +63,10 @@ export interface EvaluateSettings extends EndpointOptions {
   retryErrors: boolean;
   strict: boolean;
   limit: number | null;
+  /** Open-ended (`--open`): the questions without options, scored by text against the correct option (and by the judge). */
+  open?: boolean;
+  /** Ask a stratified sample of the split instead of all of it (`--sample`, `--stratify`; seeded by `seed`). */
+  sample?: Omit<SampleSpec, 'seed'>;
   /** Use the provider's batch API instead of online requests, polling every this many seconds. */
   batchPollSeconds?: number;
   /** Re-ask this many answered questions with options permuted, and report answer consistency per task. */
@@ -88,10 +97,15 @@ function requestParamsOf(presetParams: RequestParams, given: readonly string[]):
   return Object.keys(merged).length > 0 ? { requestParams: merged } : {};
 }
 
-async function sha256File(file: string): Promise<string> {
+/** sha256 of a file's bytes, streamed (the dataset identity manifests record). */
+export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+async function* sampled(questions: AsyncIterable<Question>, ids: ReadonlySet<string>): AsyncGenerator<Question> {
+  for await (const q of questions) if (ids.has(q.id)) yield q;
 }
 
 async function* limited(questions: AsyncIterable<Question>, limit: number | null): AsyncGenerator<Question> {
@@ -116,6 +130,8 @@ export interface Evaluation {
   shuffleCheck?: ConsistencyReport;
   /** What the judge did, when one was used. */
   judge?: JudgeStats;
+  /** The text scores of an open-ended run. */
+  openEnded?: OpenEndedScores;
 }
 
 /**
@@ -153,20 +169,30 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     }
   }
   // A template named by path is read whole: checked first (a device or pipe would never end).
-  if (isTemplatePath(settings.prompt)) checkTextFile(settings.prompt, '--prompt');
-  const template = loadTemplate(settings.prompt);
+  // --open with the default template asks with the open one; any template must be of the run's mode.
+  const promptName = settings.open && settings.prompt === 'rexvqa-json' ? DEFAULT_OPEN_TEMPLATE : settings.prompt;
+  if (isTemplatePath(promptName)) checkTextFile(promptName, '--prompt');
+  const template = loadTemplate(promptName);
+  if (settings.open && template.mode !== 'open') throw new CxrError('bad-option', `--prompt ${promptName}: a multiple-choice template; --open needs an open one (${DEFAULT_OPEN_TEMPLATE}, or a file with "mode": "open")`);
+  if (!settings.open && template.mode === 'open') throw new CxrError('bad-option', `--prompt ${promptName}: an open-ended template (no options); add --open, or choose a multiple-choice template`);
+  if (settings.open && settings.shuffleCheck) throw new CxrError('bad-option', '--shuffle-check permutes the options, which an --open run does not show; run it on the multiple-choice run');
+  if (settings.open && adapter.spec.baseline) throw new CxrError('bad-option', `--open: the baseline ${adapter.spec.name} picks letters and cannot answer without options; evaluate a model (or replay a file of open answers)`);
   const maxImages = settings.maxImages ?? presetMaxImages;
   if (preset?.retired) process.stderr.write(`cxrbench: warning: preset ${preset.name} is retired: ${preset.retired}\n`);
   const params: GenerationParams = {
     temperature: settings.temperature ?? preset?.temperature ?? 0, maxTokens: settings.maxTokens ?? preset?.maxTokens ?? DEFAULT_MAX_TOKENS, ...(settings.topP !== undefined ? { topP: settings.topP } : {}), seed: settings.seed,
     ...requestParamsOf(preset?.params ?? {}, settings.requestParams),
   };
-  const questions = () => limited(readQuestions(layout, [settings.split]), settings.limit);
+  if (settings.sample && settings.limit !== null) throw new CxrError('bad-option', '--limit and --sample cannot be combined: --limit takes the first n questions of the split, --sample a stratified sample of it; give one');
+  const sampleSpec = settings.sample ? { ...settings.sample, seed: settings.seed } : null;
   let count = 0;
-  for await (const _ of readQuestions(layout, [settings.split])) count++;
-  const selected = settings.limit === null ? count : Math.min(count, settings.limit);
+  let sample: StratifiedSample | null = null;
+  if (sampleSpec) ({ count, sample } = await drawStratifiedSample(readQuestions(layout, [settings.split]), sampleSpec));
+  else for await (const _ of readQuestions(layout, [settings.split])) count++;
+  const questions = () => (sample ? sampled(readQuestions(layout, [settings.split]), sample.ids) : limited(readQuestions(layout, [settings.split]), settings.limit));
+  const selected = sample ? sample.size : settings.limit === null ? count : Math.min(count, settings.limit);
   const datasetName = basename(layout.root === '.' ? process.cwd() : layout.root);
-  const outDir = settings.out ?? join('runs', safeName(`${datasetName}-${settings.split}-${adapter.spec.name}`));
+  const outDir = settings.out ?? join('runs', safeName(`${datasetName}-${settings.split}-${adapter.spec.name}${settings.open ? '-open' : ''}`));
   makeOutputFolder(outDir, '--out');
   const extractor = extractorInfo({ strict: settings.strict });
   const manifest: RunManifest = {
@@ -180,6 +206,8 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     extractor: { name: extractor.name, version: extractor.version, strict: extractor.strict },
     params,
     seed: settings.seed,
+    ...(settings.open ? { mode: 'open' as const } : {}),
+    ...(sample && sampleSpec ? { sample: { size: sample.size, share: sampleSpec.size.kind === 'share' ? sampleSpec.size.share : null, stratify: sampleSpec.stratify, seed: sampleSpec.seed, strata: sample.strata } } : {}),
   };
   const judge = settings.judge ? await judgeFromFlags(settings.judge, join(outDir, RUN_FILES.judge)) : null;
   if (judge) manifest.extractor.judge = judgeManifest(judge);
@@ -207,22 +235,35 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     budget: { tokens: settings.tokenBudget, usd: settings.costBudgetUsd !== null && settings.pricing ? { limit: settings.costBudgetUsd, pricing: settings.pricing } : null },
     retryErrors: settings.retryErrors,
     strictExtraction: settings.strict,
+    ...(settings.open ? { openEnded: true } : {}),
     ...(judge ? { judge } : {}),
     ...(settings.onProgress ? { onProgress: settings.onProgress } : {}),
     ...(settings.signal ? { signal: settings.signal } : {}),
   });
   const result = await run(outDir, questions);
   const summary = summarizeOutcomes(result.outcomes, selected);
+  const openEnded = settings.open ? await writeOpenAnswers(outDir) : undefined;
   writeFileSync(
     join(outDir, RUN_FILES.summary),
-    JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, ...(judge ? { judge: { model: judge.spec, ...judge.stats } } : {}), stoppedBy: result.stoppedBy, tokens: result.tokens, ...(settings.pricing ? { pricing: settings.pricing, estimatedCostUsd: costUsd(result.tokens, settings.pricing) } : {}), imageEncodes: result.imageEncodes, askSeconds: result.askMs / 1000, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
+    JSON.stringify({ model: adapter.spec, baseline: adapter.spec.baseline, ...summary, ...(openEnded ? { openEnded } : {}), ...(judge ? { judge: { model: judge.spec, ...judge.stats } } : {}), stoppedBy: result.stoppedBy, tokens: result.tokens, ...(settings.pricing ? { pricing: settings.pricing, estimatedCostUsd: costUsd(result.tokens, settings.pricing) } : {}), imageEncodes: result.imageEncodes, askSeconds: result.askMs / 1000, corruptJournalLines: result.corruptJournalLines }, null, 2) + '\n',
   );
-  const evaluation: Evaluation = { outDir, manifest: stored, result, summary, ...(judge ? { judge: judge.stats } : {}) };
+  const evaluation: Evaluation = { outDir, manifest: stored, result, summary, ...(judge ? { judge: judge.stats } : {}), ...(openEnded ? { openEnded } : {}) };
   if (settings.shuffleCheck && result.stoppedBy === 'complete') {
     evaluation.shuffleCheck = await shuffleCheck(settings.shuffleCheck, settings.seed, outDir, stored, result, questions, run);
   }
   return evaluation;
 }
+
+/** Scores an open run's answers by text from its journal, writes them one per line, and returns their means. */
+async function writeOpenAnswers(outDir: string): Promise<OpenEndedScores> {
+  const { items } = await savedRunOutcomes(openSavedRun(outDir), null, false);
+  const records = openAnswers(items);
+  await writeTextAtomically(join(outDir, OPEN_ANSWERS_FILE), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  return openScoresOf(records);
+}
+
+/** The per-question text scores of an open-ended run, in its folder. */
+export const OPEN_ANSWERS_FILE = 'open-answers.jsonl';
 
 /**
  * The position-bias check: re-asks `n` answered questions (a seeded sample) with their options permuted so the

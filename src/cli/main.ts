@@ -4,6 +4,7 @@ import { TOOL_VERSION } from '../core/version.js';
 import { registerDataConvert } from './commands/data-convert.js';
 import { registerDataDownload } from './commands/data-download.js';
 import { registerDataStats } from './commands/data-stats.js';
+import { registerDataSubset } from './commands/data-subset.js';
 import { registerDataValidate } from './commands/data-validate.js';
 import { registerDemo } from './commands/demo.js';
 import { registerExtract } from './commands/extract.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerDataStats(data);
   registerDataConvert(data);
   registerDataDownload(data);
+  registerDataSubset(data);
   registerEval(program);
   registerExtract(program);
   registerExtractAudit(program);

@@ -5,6 +5,7 @@ import { RunManifest } from '../core/manifest.js';
 import type { Question } from '../core/question.js';
 import { detectLayout } from '../dataset/layout.js';
 import { readQuestions } from '../dataset/read-dataset.js';
+import { drawStratifiedSample } from '../dataset/stratified-sample.js';
 import { readJournal, type JournalState } from '../runner/journal.js';
 import { RUN_FILES } from '../runner/run.js';
 
@@ -31,11 +32,23 @@ export function openSavedRun(dir: string): SavedRun {
   if (!existsSync(datasetFile)) throw new CxrError('path-not-found', `${manifestFile}: the run's dataset file ${datasetFile} is gone; the questions are needed to re-score`);
   const layout = detectLayout(datasetFile.endsWith('.jsonl') ? datasetFile : dirname(datasetFile));
   const limit = manifest.dataset.selected;
+  const sample = manifest.sample;
+  // A sampled run's questions are drawn again from the file with the recorded sample (the same pure function eval used).
+  let sampledIds: Promise<Set<string>> | null = null;
+  const drawSampledIds = async (spec: NonNullable<RunManifest['sample']>) => {
+    const size = spec.share === null ? { kind: 'count' as const, n: spec.size } : { kind: 'share' as const, share: spec.share };
+    return (await drawStratifiedSample(readQuestions(layout, [manifest.dataset.split]), { size, stratify: spec.stratify, seed: spec.seed })).sample.ids;
+  };
   return {
     dir,
     manifest,
     journal,
     async *questions() {
+      if (sample) {
+        const ids = await (sampledIds ??= drawSampledIds(sample));
+        for await (const q of readQuestions(layout, [manifest.dataset.split])) if (ids.has(q.id)) yield q;
+        return;
+      }
       let n = 0;
       if (limit === 0) return;
       for await (const q of readQuestions(layout, [manifest.dataset.split])) {

@@ -37,12 +37,13 @@ export function readingOf(manifest: RunManifest): AnswerReading {
  */
 export async function savedRunOutcomes(run: SavedRun, judge: EndpointAnswerJudge | null = null, record = true): Promise<SavedRunOutcomes> {
   const strict = run.manifest.extractor.strict;
+  const open = run.manifest.mode === 'open';
   const reader = judge ?? storedJudge(run.manifest.extractor.judge, join(run.dir, RUN_FILES.judge));
   let judged: JudgeVerdicts | undefined;
   if (reader) {
     const items = [];
     for await (const question of run.questions()) {
-      const item = judgeItemOf(question, run.journal.latest.get(question.id), strict);
+      const item = judgeItemOf(question, run.journal.latest.get(question.id), strict, open);
       if (item) items.push(item);
     }
     judged = { model: reader.model, verdicts: await reader.decide(items) };
@@ -56,7 +57,7 @@ export async function savedRunOutcomes(run: SavedRun, judge: EndpointAnswerJudge
   for await (const question of run.questions()) {
     selected++;
     const prediction = run.journal.latest.get(question.id);
-    const outcome = outcomeOf(question, prediction, strict, judged);
+    const outcome = outcomeOf(question, prediction, strict, judged, open);
     if (outcome) items.push({ question, prediction, outcome });
   }
   return { items, selected, reading: readingOf(run.manifest) };

@@ -10,6 +10,16 @@ export const JudgeManifest = z.object({
 /** A judge entry of a manifest. */
 export type JudgeManifest = z.infer<typeof JudgeManifest>;
 
+/** A stratified sample of a split: its size, how it was asked for, the stratify key, the seed and the count per stratum. */
+export const SampleManifest = z.object({
+  size: z.number().int().nonnegative(),
+  /** The share of the split asked for (`--sample 1%` → 0.01); null when a number of questions was asked for. */
+  share: z.number().nullable(),
+  stratify: z.enum(['task', 'category', 'subcategory']).nullable(),
+  seed: z.number().int(),
+  strata: z.record(z.string(), z.object({ selected: z.number().int().nonnegative(), of: z.number().int().nonnegative() })),
+});
+
 /**
  * The manifest of a run: everything that decides its outputs. Every pluggable piece records its name,
  * version and arguments; secrets never appear (API keys are named by their environment variable).
@@ -60,6 +70,10 @@ export const RunManifest = z.object({
   seed: z.number().int(),
   /** A derived run (e.g. `shuffle-check`): same model and settings, other item variants. */
   variant: z.string().optional(),
+  /** `open`: the questions were asked without options (`eval --open`); absent: multiple choice. */
+  mode: z.literal('open').optional(),
+  /** The stratified sample the run asked (`eval --sample`); absent: the whole split (or its first --limit questions). */
+  sample: SampleManifest.optional(),
 });
 
 /** A run manifest. */
@@ -80,7 +94,14 @@ export function manifestConflicts(stored: RunManifest, next: RunManifest): strin
   if (!same(stored.adapter, next.adapter)) conflicts.push(`model: the run used ${stored.adapter.kind}:${stored.adapter.name} ${JSON.stringify(stored.adapter.args)}, now ${next.adapter.kind}:${next.adapter.name} ${JSON.stringify(next.adapter.args)}`);
   if (!same(stored.prompt, next.prompt)) conflicts.push(`prompt: the run used ${stored.prompt.name} v${stored.prompt.version} (sha256 ${stored.prompt.sha256.slice(0, 12)}…), now ${next.prompt.name} v${next.prompt.version} (sha256 ${next.prompt.sha256.slice(0, 12)}…)`);
   if (!same(stored.images, next.images)) conflicts.push(`images: the run used ${JSON.stringify(stored.images)}, now ${JSON.stringify(next.images)}`);
+  if (!same(stored.sample ?? null, next.sample ?? null)) conflicts.push(`sample: the run asked ${sampleWords(stored.sample)}, now ${sampleWords(next.sample)}`);
+  if (stored.mode !== next.mode) conflicts.push(`mode: the run is ${stored.mode === 'open' ? 'open-ended (--open)' : 'multiple choice'}, now ${next.mode === 'open' ? 'open-ended (--open)' : 'multiple choice'}`);
   if (stored.variant !== next.variant) conflicts.push(`variant: the run is ${stored.variant ?? 'the main run'}, now ${next.variant ?? 'the main run'}`);
   if (!same(stored.params, next.params) || stored.seed !== next.seed) conflicts.push(`generation parameters: the run used ${JSON.stringify({ ...stored.params, seed: stored.seed })}, now ${JSON.stringify({ ...next.params, seed: next.seed })}`);
   return conflicts;
+}
+
+function sampleWords(sample: RunManifest['sample']): string {
+  if (!sample) return 'the whole selection (no --sample)';
+  return `a sample of ${sample.size}${sample.share !== null ? ` (${+(sample.share * 100).toFixed(6)}%)` : ''}${sample.stratify ? ` stratified by ${sample.stratify}` : ''}, seed ${sample.seed}`;
 }

@@ -44,3 +44,31 @@ test('templates: built-ins load with a content hash; user files are validated wi
   assert.throws(() => parseTemplate('{', 'y.json'), /y\.json: the prompt template is not valid JSON/);
   assert.throws(() => loadTemplate('nonexistent'), /no such built-in template/);
 });
+
+test('prompt styles: each built-in asks for its answer form, with or without clinical context; the open template leaves the options out', () => {
+  const asks: Record<string, RegExp> = {
+    'rexvqa-boxed': /Think step by step: .* End your reply with the letter of your choice alone inside \\boxed\{\}, for example \\boxed\{A\}\.$/,
+    'rexvqa-answer-only': /Reply with only the letter of the single best option: A, B, C or D\. Do not explain\.$/,
+    'rexvqa-explain-answer': /First write one line explaining .* exactly like this: <answer>A<\/answer>$/,
+  };
+  for (const [name, ask] of Object.entries(asks)) {
+    const template = loadTemplate(name);
+    assert.equal(template.mode, 'multiple-choice');
+    const plain = buildPrompt(question, template, { maxImages: null, patientContext: false }).text;
+    assert.match(plain, /^The 4 image\(s\) above are the views of one chest X-ray study\.\n\nQuestion: Is there an effusion\?\nOptions:\nA\. Yes\nB\. No\nC\. Small\nD\. Large\n\n/, name);
+    assert.match(plain, ask, name);
+    const withContext = buildPrompt(question, template, { maxImages: null, patientContext: true }).text;
+    assert.equal(withContext, `Patient: 63-year-old, sex F. Indication: Dyspnea.\n\n${plain}`, name);
+  }
+  const open = loadTemplate('rexvqa-open');
+  assert.equal(open.mode, 'open');
+  const text = buildPrompt(question, open, { maxImages: null, patientContext: true }).text;
+  assert.match(text, /^Patient: 63-year-old, sex F\. Indication: Dyspnea\.\n\nThe 4 image\(s\) above are the views of one chest X-ray study\.\n\nQuestion: Is there an effusion\?\n\nNo answer options are given: answer in your own words/);
+  for (const option of ['A. Yes', 'B. No', 'Options:']) assert.ok(!text.includes(option), option);
+});
+
+test('templates: a multiple-choice template without {{options}}, or an open one with them, is refused by field', () => {
+  assert.throws(() => parseTemplate('{"name": "x", "version": "1", "system": null, "user": "Q: {{question}}"}', 'x.json'), /x\.json: invalid prompt template — field user: a multiple-choice template must contain \{\{options\}\} \(set "mode": "open" for a question without options\)/);
+  assert.throws(() => parseTemplate('{"name": "x", "version": "1", "mode": "open", "system": null, "user": "Q: {{question}} {{options}}"}', 'x.json'), /field user: an open template asks the question without its options: remove \{\{options\}\}/);
+  assert.equal(parseTemplate('{"name": "x", "version": "1", "mode": "open", "system": null, "user": "Q: {{question}}"}', 'x.json').mode, 'open');
+});

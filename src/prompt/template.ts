@@ -7,15 +7,23 @@ import { CxrError } from '../core/errors.js';
 /**
  * A prompt template: data, not code. `user` may use {{question}}, {{options}}, {{patient_context}} and
  * {{image_count}}; `system` may be null for models without a system role. The file's sha256 goes into the
- * run manifest, so a changed template is never mistaken for the old one.
+ * run manifest, so a changed template is never mistaken for the old one. An `open` template (`eval --open`) asks
+ * the question without its options, so it must not contain {{options}}; a multiple-choice one must.
  */
-export const PromptTemplateFile = z.object({
-  name: z.string().min(1),
-  version: z.string().min(1),
-  description: z.string().default(''),
-  system: z.string().nullable(),
-  user: z.string().min(1).refine((u) => u.includes('{{question}}') && u.includes('{{options}}'), 'the user template must contain {{question}} and {{options}}'),
-});
+export const PromptTemplateFile = z
+  .object({
+    name: z.string().min(1),
+    version: z.string().min(1),
+    mode: z.enum(['multiple-choice', 'open']).default('multiple-choice'),
+    description: z.string().default(''),
+    system: z.string().nullable(),
+    user: z.string().min(1).refine((u) => u.includes('{{question}}'), 'the user template must contain {{question}}'),
+  })
+  .superRefine((t, ctx) => {
+    const hasOptions = t.user.includes('{{options}}');
+    if (t.mode === 'multiple-choice' && !hasOptions) ctx.addIssue({ code: 'custom', path: ['user'], message: 'a multiple-choice template must contain {{options}} (set "mode": "open" for a question without options)' });
+    if (t.mode === 'open' && hasOptions) ctx.addIssue({ code: 'custom', path: ['user'], message: 'an open template asks the question without its options: remove {{options}}' });
+  });
 
 /** A loaded template with its content hash. */
 export interface PromptTemplate extends z.infer<typeof PromptTemplateFile> {
@@ -23,7 +31,10 @@ export interface PromptTemplate extends z.infer<typeof PromptTemplateFile> {
 }
 
 /** The templates shipped with cxrbench. */
-export const BUILT_IN_TEMPLATES = ['rexvqa-json', 'rexvqa-letter'] as const;
+export const BUILT_IN_TEMPLATES = ['rexvqa-json', 'rexvqa-letter', 'rexvqa-boxed', 'rexvqa-answer-only', 'rexvqa-explain-answer', 'rexvqa-open'] as const;
+
+/** The built-in template `eval --open` uses unless `--prompt` names another open one. */
+export const DEFAULT_OPEN_TEMPLATE = 'rexvqa-open';
 
 const templatesDir = fileURLToPath(new URL('./templates/', import.meta.url));
 

@@ -1,6 +1,7 @@
 import { NO_SPREAD_NOTE, NO_SPREAD_OVERALL_NOTE, type MethodEstimate } from '../score/intervals.js';
 import type { OutcomeStatus } from '../core/model-io.js';
 import { cellInterval, overallInterval, type CellResult, type Results } from '../score/results.js';
+import type { Table } from './text-table.js';
 
 /** One run's answer to a question. */
 export interface ReportAnswer {
@@ -52,7 +53,16 @@ export interface HtmlReport {
   kappaHeatmapSvg: string | null;
   kappaNote: string;
   comparison: ReportComparison | null;
+  /** Per model given both: its multiple-choice and open-ended runs side by side per task (see open-ended-table.ts). */
+  modeComparisons?: Table[];
   items: ReportItem[];
+}
+
+function modeComparisonSection(tables: readonly Table[]): string {
+  const body = (t: Table) => `<h3>${escapeHtml(t.title ?? '')}</h3><div class="table-scroll"><table class="mode-comparison"><thead><tr>${t.headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${t.rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
+  return `<h2>Multiple choice and open-ended</h2>
+<p><small>The same model asked with the options (multiple choice) and without them (open-ended, <code>eval --open</code>). Open answers are scored against the correct option's text: exact match after normalisation, token F1 and ROUGE-L; the judged accuracy is the share the judge mapped to the correct option (— without a judge), the figure comparable with the multiple-choice accuracy.</small></p>
+<section id="mode-comparison">${tables.map(body).join('\n')}</section>`;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -171,6 +181,7 @@ ${table(`categories-${i}`, 'category', run.results.byCategory)}</section>`).join
 <h2>Accuracy per task</h2>
 <figure id="accuracy-chart" class="chart-scroll">${report.accuracyChartSvg}<figcaption><small>Whiskers: the 95% intervals of the summary table (study bootstrap; Wilson's where it has no spread).</small></figcaption></figure>
 ${report.comparison ? comparisonSection(report.comparison) : ''}
+${report.modeComparisons?.length ? modeComparisonSection(report.modeComparisons) : ''}
 <h2>Tasks and categories${several ? ' per run' : ''}</h2>
 ${several ? `<p><label>run <select id="f-detail">${runs.map((run, i) => `<option value="${i}">${escapeHtml(run.label)}</option>`).join('')}</select></label></p>` : ''}
 <p id="detail-intervals"><small>Each row: accuracy with its 95% Wilson interval and its 95% study-bootstrap interval (${escapeHtml(NO_SPREAD_NOTE)}). * fewer than ${r0.settings.smallCell} questions.</small></p>

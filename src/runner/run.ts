@@ -67,6 +67,8 @@ export interface RunOptions {
   /** Ask again the questions whose last prediction is an error. */
   retryErrors: boolean;
   strictExtraction: boolean;
+  /** Open-ended run (`eval --open`): answers are free text, read by the judge only (see `openAnswerExtraction`). */
+  openEnded?: boolean;
   /** Reads the outputs the rules cannot (asked once the run has answered everything it will answer). */
   judge?: AnswerJudge;
   onProgress?: (progress: RunProgress) => void;
@@ -143,7 +145,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
   const latest = JournalIndex.open(journalFile, (prediction, previous) => {
     if (previous?.failed) errors--;
     if (prediction.error) errors++;
-    else if (extractAnswer(prediction.response?.text, undefined, { strict: options.strictExtraction }).letter === null) unparseable++;
+    else if (!options.openEnded && extractAnswer(prediction.response?.text, undefined, { strict: options.strictExtraction }).letter === null) unparseable++;
     tokens.prompt += prediction.response?.usage?.promptTokens ?? 0;
     tokens.completion += prediction.response?.usage?.completionTokens ?? 0;
   });
@@ -175,7 +177,7 @@ export async function runEvaluation(options: RunOptions): Promise<RunResult> {
       else {
         tokens.prompt += prediction.response?.usage?.promptTokens ?? 0;
         tokens.completion += prediction.response?.usage?.completionTokens ?? 0;
-        if (extractAnswer(prediction.response?.text, question.options, { strict: options.strictExtraction }).letter === null) unparseable++;
+        if (!options.openEnded && extractAnswer(prediction.response?.text, question.options, { strict: options.strictExtraction }).letter === null) unparseable++;
       }
       if (budgetReached(tokens, options.budget) && !stop.signal.aborted) {
         stoppedBy = 'budget';
@@ -288,7 +290,7 @@ export async function finalizeRun(options: RunOptions, latest: JournalIndex): Pr
     if (options.judge) {
       const items: JudgeItem[] = [];
       for await (const question of options.questions()) {
-        const item = judgeItemOf(question, predictionOf(question.id), options.strictExtraction);
+        const item = judgeItemOf(question, predictionOf(question.id), options.strictExtraction, options.openEnded);
         if (item) items.push(item);
       }
       judged = { model: options.judge.model, verdicts: items.length > 0 ? await options.judge.decide(items, options.signal) : new Map() };
@@ -310,7 +312,7 @@ async function writeRunFiles(options: RunOptions, predictionOf: (questionId: str
   rexrank.write('{');
   for await (const question of options.questions()) {
     const prediction = predictionOf(question.id);
-    const outcome = outcomeOf(question, prediction, options.strictExtraction, judged);
+    const outcome = outcomeOf(question, prediction, options.strictExtraction, judged, options.openEnded);
     if (outcome) {
       outcomes.push(outcome);
       if (!outcomeLines.write(`${JSON.stringify(outcome)}\n`)) await once(outcomeLines, 'drain');

@@ -8,6 +8,10 @@ import { progressReporter } from '../progress.js';
 import { addJudgeOptions, judgeFailuresLine, type JudgeFlags } from '../judge-options.js';
 import { costUsd, parsePricing, type Pricing } from '../../runner/budget.js';
 import { parseRequestParam } from '../../core/request-params.js';
+import { BUILT_IN_TEMPLATES } from '../../prompt/template.js';
+import { openEndedTable } from '../../report/open-ended-table.js';
+import { renderTable } from '../../report/text-table.js';
+import { addSampleOptions, sampleFromFlags, sampleLine, type SampleFlags } from '../sample-options.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -30,8 +34,9 @@ const collectParam = (value: string, previous: string[]) => (parseRequestParam(v
 const PARAM_HELP = 'request option merged into the chat request body, repeatable: key=<JSON>, e.g. chat_template_kwargs=\'{"enable_thinking":true}\', top_k=20, reasoning_effort=\'"high"\', max_completion_tokens=8192 (recorded in the manifest: other options are another run)';
 const MAX_TOKENS_HELP = "maximum completion tokens (default 512, or the preset's; a thinking model spends its reasoning from them too: give it 4096–16384, or its replies are cut and counted truncated)";
 
-interface EvalFlags extends JudgeFlags {
+interface EvalFlags extends JudgeFlags, SampleFlags {
   param: string[];
+  open?: boolean;
   data: string;
   split: string;
   model: string;
@@ -83,7 +88,7 @@ export function registerEval(program: Command): void {
     .option('--query <name=value>', 'extra query parameter (e.g. api-version=2024-10-21 for Azure)', collect, [])
     .option('--no-system-prompt', 'put the system text at the start of the user turn (models without a system role)')
     .addOption(new Option('--image-detail <level>', 'image detail hint for the endpoint').choices(['auto', 'low', 'high']))
-    .option('--prompt <name|file>', 'prompt template: rexvqa-json, rexvqa-letter, or a template file', 'rexvqa-json')
+    .option('--prompt <name|file>', `prompt template: ${BUILT_IN_TEMPLATES.join(', ')} (see docs/evaluation.md), or a template file`, 'rexvqa-json')
     .option('--patient-context', 'add age, sex and indication to the prompt')
     .option('--max-images <n>', 'send at most n views per question (frontal first); recorded in the manifest', wholeNumber('--max-images'))
     .option('--max-pixels <n>', 'resize images so the longest side is at most n pixels', wholeNumber('--max-pixels'))
@@ -108,8 +113,10 @@ export function registerEval(program: Command): void {
     .option('--batch-poll <seconds>', 'seconds between batch status polls', number('--batch-poll'), 30)
     .option('--quiet', 'no progress output')
     .option('--param <key=json>', PARAM_HELP, collectParam, []);
+  addSampleOptions(command).option('--open', 'open-ended: ask without the options (template rexvqa-open); scored by exact match, token F1 and ROUGE-L against the correct option\'s text, and with --judge mapped to an option');
   addJudgeOptions(command)
     .action(async (flags: EvalFlags) => {
+      const sample = sampleFromFlags(flags);
       if (flags.concurrency < 1) throw new CxrError('bad-option', '--concurrency must be at least 1');
       if (flags.maxAttempts < 1) throw new CxrError('bad-option', '--max-attempts must be at least 1');
       const progress = progressReporter(flags.quiet === true);
@@ -130,12 +137,16 @@ export function registerEval(program: Command): void {
           temperature: flags.temperature ?? null, maxTokens: flags.maxTokens ?? null, requestParams: flags.param, ...(flags.topP !== undefined ? { topP: flags.topP } : {}), seed: flags.seed,
           concurrency: flags.concurrency, adaptive: flags.adaptive === true, maxAttempts: flags.maxAttempts, timeoutMs: flags.timeout * 1000,
           retryBaseMs: flags.retryBaseMs, tokenBudget: flags.tokenBudget ?? null, costBudgetUsd: flags.costBudget ?? null, pricing: flags.price ?? null, retryErrors: flags.retryErrors === true, strict: flags.strict === true,
-          limit: flags.limit ?? null, judge: flags, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
+          limit: flags.limit ?? null, ...(sample ? { sample } : {}), ...(flags.open ? { open: true } : {}), judge: flags, ...(flags.shuffleCheck ? { shuffleCheck: flags.shuffleCheck } : {}), ...(flags.batch ? { batchPollSeconds: flags.batchPoll } : {}), onProgress: progress.onProgress, signal: stop.signal,
         });
         progress.stop();
         const { summary, result, manifest } = evaluation;
         const label = `${manifest.adapter.baseline ? '[baseline] ' : ''}${manifest.adapter.name} on ${manifest.dataset.name}/${manifest.dataset.split}`;
-        process.stdout.write(runSummaryTable(summary, label, manifest.extractor.judge?.model.name ?? null));
+        const summaryText = runSummaryTable(summary, label, manifest.extractor.judge?.model.name ?? null);
+        if (evaluation.openEnded) process.stdout.write(renderTable(openEndedTable(evaluation.openEnded, evaluation.judge ? summary : null, `${label} — open-ended (no options), scored against the correct option's text`), 'table'));
+        // Without a judge an open run maps no answer to an option: its accuracy table would say nothing, only whether it finished.
+        process.stdout.write(evaluation.openEnded && !evaluation.judge ? `${summaryText.trimEnd().split('\n').at(-1)}\n` : summaryText);
+        if (manifest.sample) process.stdout.write(sampleLine(manifest.sample));
         if (evaluation.judge) process.stdout.write(judgeFailuresLine(evaluation.judge, result.outcomes));
         if (evaluation.shuffleCheck) process.stdout.write(consistencyTable(evaluation.shuffleCheck));
         if (result.stoppedBy === 'budget') process.stdout.write('stopped: the budget was reached\n');

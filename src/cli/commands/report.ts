@@ -9,7 +9,11 @@ import { selectImages } from '../../prompt/build-prompt.js';
 import type { Estimate } from '../../score/intervals.js';
 import { cellInterval, overallInterval } from '../../score/results.js';
 import { agreementOn, describePolicy, FEW_KAPPA_ITEMS, UNDEFINED_KAPPA_NOTE } from '../../score/agreement-matrix.js';
-import { openSavedRun } from '../run-folder.js';
+import { openSavedRun, type SavedRun } from '../run-folder.js';
+import { openAnswers, openScoresOf } from '../open-scores.js';
+import { modeComparisonTable } from '../../report/open-ended-table.js';
+import type { Table } from '../../report/text-table.js';
+import { summarizeOutcomes } from '../../score/summary.js';
 import { scoreRun, type ScoredRun } from '../score-run.js';
 import { writeTextAtomically } from '../write-output.js';
 
@@ -40,6 +44,28 @@ function pairedComparison(scored: ScoredRun[], label: (i: number) => string): Re
 }
 
 /**
+ * For each open-ended run given with a multiple-choice run of the same model (the first such), the two side by side
+ * per task; the open run's judged accuracy only when a judge read its answers.
+ */
+function modeComparisons(runs: readonly SavedRun[], scored: readonly ScoredRun[]): Table[] {
+  const counts = (i: number) => summarizeOutcomes(scored[i]!.items.map((it) => it.outcome), scored[i]!.items.length);
+  const tables: Table[] = [];
+  runs.forEach((run, i) => {
+    if (run.manifest.mode !== 'open') return;
+    const mc = runs.findIndex((r) => r.manifest.mode !== 'open' && r.manifest.adapter.name === run.manifest.adapter.name);
+    if (mc === -1) return;
+    const mcCounts = counts(mc);
+    const openCounts = counts(i);
+    tables.push(modeComparisonTable({
+      model: run.manifest.adapter.name,
+      multipleChoice: mcCounts,
+      open: { scores: openScoresOf(openAnswers(scored[i]!.items)), judged: run.manifest.extractor.judge ? openCounts : null },
+    }));
+  });
+  return tables;
+}
+
+/**
  * Writes the self-contained HTML report of a run (and, with more runs, their comparison chart and kappa heatmap);
  * returns its path. Shared by `cxrbench report` and the demo.
  */
@@ -47,7 +73,7 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
   const runs = dirs.map(openSavedRun);
   const scored: ScoredRun[] = [];
   for (const run of runs) scored.push(await scoreRun(run));
-  const name = (i: number) => `${runs[i]!.manifest.adapter.baseline ? '[baseline] ' : ''}${runs[i]!.manifest.adapter.name}`;
+  const name = (i: number) => `${runs[i]!.manifest.adapter.baseline ? '[baseline] ' : ''}${runs[i]!.manifest.adapter.name}${runs[i]!.manifest.mode === 'open' ? ' [open-ended]' : ''}`;
   // Two runs of one model (another prompt, another seed) are told apart by their folders.
   const label = (i: number) => (runs.some((_, j) => j !== i && name(j) === name(i)) ? `${name(i)} (${basename(resolve(dirs[i]!))})` : name(i));
   const subject = runs[0]!;
@@ -94,6 +120,7 @@ export async function writeHtmlReport(dirs: string[], out: string | undefined): 
     kappaHeatmapSvg: kappaSvg,
     kappaNote,
     comparison: runs.length > 1 ? pairedComparison(scored, label) : null,
+    modeComparisons: modeComparisons(runs, scored),
     items,
   });
   const file = resolve(out ?? join(dirs[0]!, 'report.html'));
