@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { DEMO_DATASET } from '../src/cli/commands/demo-dataset.js';
 import { scoreOpenAnswer } from '../src/rrg/open-answer-metrics.js';
+import { OPEN_JUDGE_PROMPT_SHA256 } from '../src/judge/judge-prompt.js';
 import { runCli } from './helpers/cli.js';
 import { questionOf, startFakeOpenAI, type FakeServer, type RecordedRequest } from './helpers/fake-openai-server.js';
 import { tempDir } from './helpers/records.js';
@@ -67,6 +68,11 @@ test('eval --open: asks without options, scores each answer by text against the 
   }
   const manifest = JSON.parse(readFileSync(join(open, 'manifest.json'), 'utf8'));
   assert.deepEqual([manifest.mode, manifest.prompt.name], ['open', 'rexvqa-open']);
+  // The judge is asked with its open-answer prompt (the model saw no options), recorded as such.
+  assert.deepEqual(manifest.extractor.judge.prompt, { name: 'cxrbench-open-answer-judge', version: '1', sha256: OPEN_JUDGE_PROMPT_SHA256 });
+  const judged = server.requests.slice(before).filter((r) => r.body.model === 'judge');
+  assert.ok(judged.length > 0);
+  for (const r of judged) assert.match(r.text, /WITHOUT being shown any options[^]*Which single option below says the same as that answer\?/);
 
   // Per question: the answer after any reasoning block, the correct option's text, and the rrg/ scores of the pair.
   const records = readFileSync(join(open, 'open-answers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));

@@ -210,7 +210,7 @@ export async function evaluate(settings: EvaluateSettings): Promise<Evaluation> 
     ...(sample && sampleSpec ? { sample: { size: sample.size, share: sampleSpec.size.kind === 'share' ? sampleSpec.size.share : null, stratify: sampleSpec.stratify, seed: sampleSpec.seed, strata: sample.strata } } : {}),
   };
   const judge = settings.judge ? await judgeFromFlags(settings.judge, join(outDir, RUN_FILES.judge)) : null;
-  if (judge) manifest.extractor.judge = judgeManifest(judge);
+  if (judge) manifest.extractor.judge = judgeManifest(judge, settings.open === true);
   const stored = recordExtractor(outDir, openRunFolder(outDir, manifest), manifest.extractor);
   if (judge) await warnIfUnreachable(judge);
   if (settings.batchPollSeconds !== undefined && !adapter.batch) {

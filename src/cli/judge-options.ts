@@ -4,7 +4,7 @@ import type { JudgeManifest } from '../core/manifest.js';
 import type { Outcome } from '../core/model-io.js';
 import type { AdapterSpec, ModelAdapter } from '../models/adapter.js';
 import { EndpointAnswerJudge, type JudgeStats } from '../judge/answer-judge.js';
-import { JUDGE_PROMPT, JUDGE_PROMPT_SHA256 } from '../judge/judge-prompt.js';
+import { JUDGE_PROMPT_SHA256, OPEN_JUDGE_PROMPT_SHA256, judgePromptFor } from '../judge/judge-prompt.js';
 import { resolveModel } from './model-spec.js';
 
 /** The judge flags every command that reads answers takes. */
@@ -69,8 +69,9 @@ export async function judgeFromFlags(flags: JudgeFlags, journalFile: string): Pr
 }
 
 /** The manifest entry of a judge. */
-export function judgeManifest(judge: EndpointAnswerJudge): JudgeManifest {
-  return { model: judge.spec, params: judge.params, prompt: { name: JUDGE_PROMPT.name, version: JUDGE_PROMPT.version, sha256: JUDGE_PROMPT_SHA256 } };
+export function judgeManifest(judge: EndpointAnswerJudge, open = false): JudgeManifest {
+  const { prompt, sha256 } = judgePromptFor({ open });
+  return { model: judge.spec, params: judge.params, prompt: { name: prompt.name, version: prompt.version, sha256 } };
 }
 
 /**
@@ -78,7 +79,7 @@ export function judgeManifest(judge: EndpointAnswerJudge): JudgeManifest {
  * judged earlier gives the same outcomes offline. Null when the run used no judge or another prompt version.
  */
 export function storedJudge(entry: JudgeManifest | undefined, journalFile: string): EndpointAnswerJudge | null {
-  if (!entry || entry.prompt.sha256 !== JUDGE_PROMPT_SHA256) return null;
+  if (!entry || (entry.prompt.sha256 !== JUDGE_PROMPT_SHA256 && entry.prompt.sha256 !== OPEN_JUDGE_PROMPT_SHA256)) return null;
   const spec: AdapterSpec = entry.model;
   const adapter: ModelAdapter = {
     spec,

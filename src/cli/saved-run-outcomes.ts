@@ -49,7 +49,7 @@ export async function savedRunOutcomes(run: SavedRun, judge: EndpointAnswerJudge
     judged = { model: reader.model, verdicts: await reader.decide(items) };
   }
   if (judge && record) {
-    run.manifest = { ...run.manifest, extractor: { ...run.manifest.extractor, judge: judgeManifest(judge) } };
+    run.manifest = { ...run.manifest, extractor: { ...run.manifest.extractor, judge: judgeManifest(judge, open) } };
     writeManifest(run.dir, run.manifest);
   }
   const items: SavedRunItem[] = [];

@@ -42,6 +42,8 @@ export interface JudgeItem {
   options: readonly string[];
   /** The question text, when known: it helps read an answer given in words. */
   question?: string;
+  /** The answer was given without the options shown (`eval --open`): the judge maps it to the option that says the same. */
+  open?: boolean;
 }
 
 /**

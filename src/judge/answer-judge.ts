@@ -4,7 +4,7 @@ import type { GenerationParams, Prediction } from '../core/model-io.js';
 import type { AdapterSpec, ModelAdapter } from '../models/adapter.js';
 import { askJournaled, type AskStats } from '../runner/ask-journaled.js';
 import type { RetryPolicy } from '../runner/retry.js';
-import { buildJudgeRequest, JUDGE_PROMPT_SHA256, parseJudgeReply } from './judge-prompt.js';
+import { buildJudgeRequest, judgePromptFor, parseJudgeReply } from './judge-prompt.js';
 
 /** Settings of an answer judge. */
 export interface AnswerJudgeOptions {
@@ -69,7 +69,7 @@ export class EndpointAnswerJudge implements AnswerJudge {
    */
   keyOf(item: JudgeItem): string {
     const { adapter, params } = this.settings;
-    const asked = JSON.stringify([adapter.spec, params, JUDGE_PROMPT_SHA256, item.options, item.question ?? null, item.output]);
+    const asked = JSON.stringify([adapter.spec, params, judgePromptFor(item).sha256, item.options, item.question ?? null, item.output]);
     return createHash('sha256').update(asked).digest('hex');
   }
 

@@ -34,8 +34,46 @@ export const JUDGE_PROMPT = {
   ].join('\n'),
 } as const;
 
+/**
+ * The judge's prompt for an open-ended answer (`eval --open`): the model never saw the options, so the judge is not
+ * asked which option it committed to but which option says what its answer says — still never whether it is right.
+ */
+export const OPEN_JUDGE_PROMPT = {
+  name: 'cxrbench-open-answer-judge',
+  version: '1',
+  system:
+    'You read the free-text answers other models gave to questions and report which of a list of options each answer says. ' +
+    'You never answer the question yourself and never judge whether the answer is right.',
+  user: [
+    'A model was asked the question below WITHOUT being shown any options, and gave the answer shown between the markers.',
+    'Which single option below says the same as that answer?',
+    '',
+    'Rules:',
+    '- Read it as a careful radiologist would: the same finding, side, place or grade in other words counts (a synonym, an abbreviation, a more specific term that can only mean that option).',
+    '- The answer\'s final conclusion counts, not a possibility it mentions and sets aside.',
+    '- Reply none when the answer refuses, hedges between options, matches several options, says something none of the options says, or stops before answering.',
+    '',
+    '{{question}}Options:',
+    '{{options}}',
+    '',
+    '<<<RESPONSE',
+    '{{output}}',
+    'RESPONSE>>>',
+    '',
+    'Reply with exactly one word: A, B, C, D or none.',
+  ].join('\n'),
+} as const;
+
+type JudgePrompt = typeof JUDGE_PROMPT | typeof OPEN_JUDGE_PROMPT;
+const promptSha = (prompt: JudgePrompt) => createHash('sha256').update(`${prompt.system}\u0000${prompt.user}`).digest('hex');
+
 /** sha256 of the judge prompt (system + user template), as recorded in manifests. */
-export const JUDGE_PROMPT_SHA256 = createHash('sha256').update(`${JUDGE_PROMPT.system}\u0000${JUDGE_PROMPT.user}`).digest('hex');
+export const JUDGE_PROMPT_SHA256 = promptSha(JUDGE_PROMPT);
+/** sha256 of the open-answer judge prompt. */
+export const OPEN_JUDGE_PROMPT_SHA256 = promptSha(OPEN_JUDGE_PROMPT);
+
+/** The prompt that judges an item, by whether its answer was given with the options shown or without. */
+export const judgePromptFor = (item: Pick<JudgeItem, 'open'>) => (item.open ? { prompt: OPEN_JUDGE_PROMPT, sha256: OPEN_JUDGE_PROMPT_SHA256 } : { prompt: JUDGE_PROMPT, sha256: JUDGE_PROMPT_SHA256 });
 
 /** Outputs longer than this are shown to the judge as their head and tail: the committed answer is rarely in the middle. */
 const MAX_OUTPUT_CHARS = 8000;
@@ -55,8 +93,9 @@ export function buildJudgeRequest(item: JudgeItem, requestId: string, params: Ge
     output: shorten(item.output),
   };
   // One pass over the template, so text inside the output that looks like a placeholder is never expanded.
-  const user = JUDGE_PROMPT.user.replace(/\{\{(question|options|output)\}\}/g, (_, name: string) => fill[name]!);
-  return { questionId: requestId, messages: [{ role: 'system', content: JUDGE_PROMPT.system }, { role: 'user', content: [{ type: 'text', text: user }] }], params };
+  const { prompt } = judgePromptFor(item);
+  const user = prompt.user.replace(/\{\{(question|options|output)\}\}/g, (_, name: string) => fill[name]!);
+  return { questionId: requestId, messages: [{ role: 'system', content: prompt.system }, { role: 'user', content: [{ type: 'text', text: user }] }], params };
 }
 
 /**

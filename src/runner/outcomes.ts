@@ -48,5 +48,5 @@ export function judgeItemOf(question: Question, prediction: Prediction | undefin
   if (!judgeWanted(open ? openAnswerExtraction(response.text) : readResponse(response, question.options, strict))) return null;
   // An empty answer beside a reasoning no rule reads: the judge reads the reasoning.
   const output = response.text.trim() === '' && response.reasoning ? response.reasoning : response.text;
-  return { id: question.id, output, options: question.options, question: question.text };
+  return { id: question.id, output, options: question.options, question: question.text, ...(open ? { open: true } : {}) };
 }
