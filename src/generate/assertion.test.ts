@@ -38,6 +38,16 @@ const cases: [string, [string, string, string | null][]][] = [
   ['The NG tube tip lies below the junction, with the side port at the junction.', [['nasogastric tube', 'present', null]]],
   ['Right internal jugular tunneled dual-lumen hemodialysis catheter with tips over the right atrium.', [['central venous catheter', 'present', null]]],
   ['Mediastinal drains in place.', [['chest tube', 'present', null]]],
+  // Found by the second fresh corpus's judges (fixed after judging).
+  ['No central venous catheter in situ.', [['central venous catheter', 'absent', null]]],
+  ['Small left apical pneumothorax following the unsuccessful left subclavian line attempt.', [['pneumothorax', 'present', 'left'], ['central venous catheter', 'uncertain', 'left']]],
+  ['3.5 cm mass in the left lower zone. No other nodule.', [['mass', 'present', 'left'], ['nodule', 'absent', null]]],
+  ["No pneumothorax is seen, although a small anterior pneumothorax can't be excluded on a supine view.", [['pneumothorax', 'uncertain', null]]],
+  ['There is bilateral reticular shadowing, predominantly basal.', [['interstitial opacity', 'present', 'bilateral']]],
+  ['Fibronodular opacities at the right apex.', [['scarring', 'present', 'right']]],
+  ['Upper zone vessels appear distended.', [['pulmonary vascular congestion', 'present', null]]],
+  ['Dense opacity at the left base from talc pleurodesis.', [['airspace opacity', 'uncertain', 'left']]],
+  ['No fluid in the pleural cavity.', []],
 ];
 for (const [sentence, expected] of cases) {
   test(`assertion: ${sentence}`, () => assert.deepEqual(assertFindings(sentence).map((m) => [m.finding, m.status, m.side]), expected));
@@ -101,4 +111,12 @@ test('no location distractor where the report has the finding or one it overlaps
   assert.ok(!twice.some((q) => shown(q).key === 'Airspace opacity' || /regarding airspace opacity/.test(q.question)), JSON.stringify(twice.map(shown)));
   // Said once, the opacity is keyed.
   assert.ok(generateOffline(report('Left upper zone opacity. No effusion. No pneumothorax. Heart size normal.')).some((q) => /airspace opacity/i.test(shown(q).key ?? '')));
+});
+
+test('a raised hemidiaphragm the report reads as a subpulmonic effusion is not keyed; a lingular finding never has "Left upper lobe" as a wrong place', () => {
+  const pseudo = generateOffline(report('The right hemidiaphragm appears elevated. Appearances suggest a right subpulmonic effusion.'));
+  assert.ok(!pseudo.some((q) => /elevated hemidiaphragm/i.test(shown(q).key ?? '')), JSON.stringify(pseudo.map(shown)));
+  const lingula = generateOffline(report('Consolidation in the lingula. No effusion. No pneumothorax.')).find((q) => q.task === 'Location and Distribution Assessment');
+  assert.ok(lingula, 'a location question');
+  assert.ok(!lingula.options.includes('Left upper lobe'), JSON.stringify(lingula.options));
 });

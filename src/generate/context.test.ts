@@ -18,7 +18,7 @@ test('a request that implies a device or an operation makes that finding uncerta
 });
 
 test("on a newborn's or infant's film the findings of adult life are no plausible option", () => {
-  for (const request of ['Neonatal, tachypnoea, 2 hours old.', 'Newborn with grunting.', 'Ex-28-weeker on CPAP.', '3 weeks old, poor feeding.', 'NICU admission, respiratory distress.', 'Preterm infant, day 2 of life.']) {
+  for (const request of ['3-month-old with cough.', 'Neonatal, tachypnoea, 2 hours old.', 'Newborn with grunting.', 'Ex-28-weeker on CPAP.', '3 weeks old, poor feeding.', 'NICU admission, respiratory distress.', 'Preterm infant, day 2 of life.']) {
     assert.deepEqual(contextFindings({ sections: sections(request) }).sort(), ['aortic calcification', 'bronchiectasis', 'degenerative changes', 'emphysema', 'granuloma', 'pleural plaque', 'tortuous aorta', 'vertebral compression fracture'], request);
   }
   assert.deepEqual(contextFindings({ sections: sections('Fever for 3 weeks, 45 year old.') }), []);
@@ -33,4 +33,10 @@ test('what the report states wins over its context; a one-word finding sentence 
   assert.equal(status.get('sternotomy wires'), 'absent');
   assert.equal(status.get('surgical clips'), 'present');
   assert.equal(reportStatus(evidence).get('sternotomy wires'), 'absent');
+});
+
+test('a phrase that carries a finding\'s name without being it keeps the finding off the wrong options: subcutaneous emphysema, the pleural cavity', () => {
+  assert.deepEqual(contextFindings({ sections: sections(null, 'Extensive subcutaneous emphysema in the left chest wall.') }), ['emphysema']);
+  assert.deepEqual(contextFindings({ sections: sections('Pleural tap.', 'No fluid in the pleural cavity.') }), ['cavitation']);
+  assert.deepEqual(contextFindings({ sections: sections(null, 'Hyperinflated lungs; emphysema.') }), []);
 });

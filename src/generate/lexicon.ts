@@ -41,6 +41,11 @@ const Finding = z.object({
    * surgery" → sternotomy wires, "line placement" → a central venous catheter): never offered as a wrong option there.
    */
   impliedBy: z.array(z.string().min(1)).optional(),
+  /**
+   * Phrases that are not the finding but carry its name ("subcutaneous emphysema", "pleural cavity", "mass effect"):
+   * where a report has one, the finding is never a wrong option — a reader would take it as stated.
+   */
+  nameAlikes: z.array(z.string().min(1)).optional(),
   /** A finding of adult life (aortic calcification, pleural plaque): never a wrong option on a newborn's or infant's film. */
   adultOnly: z.boolean().optional(),
   /** The CheXpert observation it falls under (provenance), or null. */

@@ -127,8 +127,11 @@ function samePlace(a: { side: Side | null; region: string | null }, b: { side: S
  * Only a finding stated present counts; an opacity whose cause is only suggested stays an opacity.
  */
 function namedAsAnother(e: Evidence, evidence: readonly Evidence[]): boolean {
-  if (e.finding !== 'airspace opacity') return false;
-  return evidence.some((x) => x.finding !== e.finding && x.status === 'present' && !findingEntry(x.finding)?.diagnosis && overlapping(x.finding, e.finding) && samePlace(x, e));
+  // A raised hemidiaphragm beside an effusion on its side, even a suggested one, may be a subpulmonic effusion's
+  // pseudo-elevation: the report's own reading of the same contour.
+  const counts = e.finding === 'airspace opacity' ? (x: Evidence) => x.status === 'present' : e.finding === 'elevated hemidiaphragm' ? (x: Evidence) => x.status !== 'absent' && x.finding === 'pleural effusion' : null;
+  if (!counts) return false;
+  return evidence.some((x) => x.finding !== e.finding && counts(x) && !findingEntry(x.finding)?.diagnosis && overlapping(x.finding, e.finding) && samePlace(x, e));
 }
 
 /**
@@ -290,7 +293,9 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const answer = phrase(e.side, region);
     const other: Side = e.side === 'left' ? 'right' : 'left';
     // There is no left middle lobe, no right lingula, and no retrocardiac region on both sides or on the right.
-    const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right') && !((r === 'lingula' || r === 'retrocardiac') && side !== 'left');
+    // The lingula is part of the left upper lobe: beside either, the other would be right too.
+    const nested = (side: Side, r: string) => side === 'left' && ((region === 'lingula' && r === 'upper lobe') || (region === 'upper lobe' && r === 'lingula'));
+    const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right') && !((r === 'lingula' || r === 'retrocardiac') && side !== 'left') && !nested(side, r);
     // No place where the report has this finding or one it overlaps ("multifocal pneumonia" with an opacity in the left
     // lower zone: "left lower lobe" would be arguable for the consolidation too).
     const occupied = evidence.filter((x) => x !== e && x.status !== 'absent' && overlapping(x.finding, e.finding));

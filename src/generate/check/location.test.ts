@@ -33,3 +33,7 @@ test("a side form as the key (\"Left-sided pleural effusion\") is checked agains
   // A denial as the key is the content check's business, not this one's.
   assert.deepEqual(sideFormFailures(q(['Left-sided pneumothorax', 'Right-sided pneumothorax', 'Bilateral pneumothoraces', 'No pneumothorax'], 'D'), evidence), []);
 });
+
+test('the lingula is part of the left upper lobe: beside a lingular finding, "Left upper lobe" is a second right place', () => {
+  assert.deepEqual(rules(question(['Left lingula', 'Left upper lobe', 'Right lower lobe', 'Right upper lobe'], 'A', 'consolidation'), 'Consolidation in the lingula.'), ['c3 second-correct-place']);
+});
