@@ -95,6 +95,13 @@ test('eval --open: asks without options, scores each answer by text against the 
   assert.match(run.stdout, /open-ended \(no options\), scored against the correct option's text\ntask .* exact match {2}token F1 {2}ROUGE-L {2}judged accuracy\n/);
   assert.match(run.stdout, /all questions +8 +8 +62\.5% +\d+\.\d% +\d+\.\d% +62\.5%\n/);
 
+  // score on the saved open run gives its text scores too, the same as eval wrote.
+  const scoredJson = await runCli(['score', open, '--format', 'json']);
+  assert.equal(scoredJson.code, 0, scoredJson.stderr);
+  assert.deepEqual(JSON.parse(scoredJson.stdout).openEnded, summary.openEnded);
+  const scoredTable = await runCli(['score', open]);
+  assert.match(scoredTable.stdout, /open-ended \(no options\), text scores against the correct option's text\ntask .* exact match {2}token F1 {2}ROUGE-L\n/);
+
   const mc = join(dir, 'mc');
   assert.equal((await runCli(evalArgs(mc))).code, 0);
   const html = join(dir, 'report.html');

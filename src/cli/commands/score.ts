@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { RUN_FILES } from '../../runner/run.js';
 import { addJudgeOptions, judgeFromFlags, judgeStatsLine, type JudgeFlags } from '../judge-options.js';
 import { savedRunOutcomes } from '../saved-run-outcomes.js';
+import { openAnswers, openScoresOf } from '../open-scores.js';
+import { openEndedTable } from '../../report/open-ended-table.js';
+import { renderTable } from '../../report/text-table.js';
 
 /** `cxrbench score <run>`: accuracy with intervals per task, category, subcategory and number of views, re-scored from the journal. */
 export function registerScore(program: Command): void {
@@ -42,6 +45,13 @@ export function registerScore(program: Command): void {
       if (judge) process.stderr.write(judgeStatsLine(judge));
       const m = run.manifest;
       const title = `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name} on ${m.dataset.name}/${m.dataset.split}`;
-      process.stdout.write(format === 'latex' ? resultsLatex([{ model: `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name}`, results }]) : formatResults(results, format, title));
+      const scored = format === 'latex' ? resultsLatex([{ model: `${m.adapter.baseline ? '[baseline] ' : ''}${m.adapter.name}`, results }]) : formatResults(results, format, title);
+      if (m.mode !== 'open' || format === 'latex') return void process.stdout.write(scored);
+      // An open-ended run: its text scores against the correct option's text, as eval printed them, beside the judged accuracy.
+      const items = [];
+      for await (const question of run.questions()) items.push({ question, prediction: run.journal.latest.get(question.id) });
+      const open = openScoresOf(openAnswers(items));
+      if (format === 'json') return void process.stdout.write(`${JSON.stringify({ ...JSON.parse(scored), openEnded: open }, null, 2)}\n`);
+      process.stdout.write(`${scored}\n${renderTable(openEndedTable(open, null, `${title} — open-ended (no options), text scores against the correct option's text`), format)}`);
     });
 }
