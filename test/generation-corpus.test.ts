@@ -93,7 +93,7 @@ for (const [file, floor] of Object.entries(FLOORS)) {
   });
 }
 
-interface JudgedItem { item_id: string; part: 'dev' | 'heldout' | 'fresh' | 'fresh2'; key: string; options: Record<string, string> }
+interface JudgedItem { item_id: string; part: 'dev' | 'heldout' | 'fresh' | 'fresh2' | 'fresh3'; key: string; options: Record<string, string> }
 interface Judgement { item_id: string; key_correct: boolean; correct_options: string[]; answerable_from_image: boolean; distractors_plausible: boolean; well_formed: boolean; problems: string[] }
 
 /**
@@ -104,7 +104,7 @@ interface Judgement { item_id: string; key_correct: boolean; correct_options: st
  * rules nor the other judgements. The judgements are of those items, fixed: rules changed since are measured by the
  * binding corpus above, and the next judging round.
  */
-export function judgedRates(round: 'before' | 'after' | 'round3' | 'fresh' | 'fresh2') {
+export function judgedRates(round: 'before' | 'after' | 'round3' | 'fresh' | 'fresh2' | 'fresh3') {
   const read = <T>(name: string) => readFileSync(new URL(`./fixtures/generation-corpus/judged/${round}-${name}.jsonl`, import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as T);
   const items = read<JudgedItem>('items');
   const judgements = new Map(read<Judgement>('judgements').map((j) => [j.item_id, j]));
@@ -153,4 +153,10 @@ test('judged items (second fresh corpus, another hospital\'s mix, blind): every 
   const r = judgedRates('fresh2');
   assert.deepEqual(Object.keys(r), ['fresh2']);
   assert.equal(r.fresh2!.keyCorrect!.n, 374);
+});
+
+test('judged items (third fresh corpus: US templates, UK free text, teleradiology shorthand; blind): every item judged once; the rates are printed', () => {
+  const r = judgedRates('fresh3');
+  assert.deepEqual(Object.keys(r), ['fresh3']);
+  assert.equal(r.fresh3!.keyCorrect!.n, 259);
 });

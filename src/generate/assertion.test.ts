@@ -48,6 +48,11 @@ const cases: [string, [string, string, string | null][]][] = [
   ['Upper zone vessels appear distended.', [['pulmonary vascular congestion', 'present', null]]],
   ['Dense opacity at the left base from talc pleurodesis.', [['airspace opacity', 'uncertain', 'left']]],
   ['No fluid in the pleural cavity.', []],
+  // Found by the third fresh corpus's judges (fixed after judging).
+  ['B/l small effusions.', [['pleural effusion', 'present', 'bilateral']]],
+  ['LLL collapse/consolidation.', [['atelectasis', 'uncertain', 'left'], ['consolidation', 'uncertain', null]]],
+  ['ETT/NGT in place.', [['endotracheal tube', 'present', null], ['nasogastric tube', 'present', null]]],
+  ['OGT in stomach.', [['nasogastric tube', 'present', null]]],
 ];
 for (const [sentence, expected] of cases) {
   test(`assertion: ${sentence}`, () => assert.deepEqual(assertFindings(sentence).map((m) => [m.finding, m.status, m.side]), expected));
@@ -119,4 +124,12 @@ test('a raised hemidiaphragm the report reads as a subpulmonic effusion is not k
   const lingula = generateOffline(report('Consolidation in the lingula. No effusion. No pneumothorax.')).find((q) => q.task === 'Location and Distribution Assessment');
   assert.ok(lingula, 'a location question');
   assert.ok(!lingula.options.includes('Left upper lobe'), JSON.stringify(lingula.options));
+});
+
+test('a grade word modifies only its own finding: "Mild pulm edema, cardiomegaly" grades no cardiomegaly; a middle-lobe finding never has the right lower zone as a wrong place', () => {
+  assert.deepEqual(generateOffline(report('Mild pulm edema, cardiomegaly.')).filter((q) => q.task === 'Geometric Information Assessment' && /cardiomegaly/.test(q.question)), []);
+  assert.equal(generateOffline(report('Mild cardiomegaly.')).filter((q) => q.task === 'Geometric Information Assessment').length, 1);
+  const rml = generateOffline(report('Consolidation in the right middle lobe. No effusion. No pneumothorax.')).find((q) => q.task === 'Location and Distribution Assessment');
+  assert.ok(rml, 'a location question');
+  for (const o of rml.options) assert.doesNotMatch(o, /^Right (?:lower zone|mid zone|base)$/, JSON.stringify(rml.options));
 });

@@ -202,6 +202,8 @@ function listContinues(ws: Word[], i: number, mentions: Span[]): boolean {
   return !ws.slice(i + 1, following.to).some((w) => CLAUSE_VERBS.has(w.lower) || PRESENCE_MODIFIERS.has(w.lower));
 }
 
+/** Groups whose findings a slash offers as alternatives. */
+const LUNG_OR_PLEURA = new Set(['parenchyma', 'pleura']);
 /** Words that offer a finding as one of alternatives, and the words that may stand between them and it. */
 const ALTERNATIVE = new Set(['or', 'versus', 'vs']);
 const FILLER = new Set(['a', 'an', 'the', 'some', 'small', 'large', 'mild', 'early', 'subtle', 'focal', 'left', 'right', 'basal', 'basilar']);
@@ -275,7 +277,11 @@ function statuses(ws: Word[], mentions: Span[]): { status: AssertionStatus; trig
     let before = m.from - 1;
     while (before >= 0 && FILLER.has(ws[before]!.lower) && m.from - before <= 3) before--;
     const word = after && ALTERNATIVE.has(after) && ws[m.to + 1] && !TERMINATORS.has(ws[m.to + 1]!.lower) ? after : before >= 1 && ALTERNATIVE.has(ws[before]!.lower) ? ws[before]!.lower : null;
-    if (word) result[k] = { status: 'uncertain', trigger: word };
+    // "LLL collapse/consolidation", "effusion/atelectasis": two lung or pleural findings joined by a slash are the
+    // reader's alternatives (a list of devices, "ETT/NGT", is not).
+    const slashed = (j: number) => mentions.some((o) => o !== m && (o.from === j || o.to === j) && LUNG_OR_PLEURA.has(findingGroup(o.finding) ?? ''));
+    const slash = LUNG_OR_PLEURA.has(findingGroup(m.finding) ?? '') && ((ws[m.to]?.lower === '/' && slashed(m.to + 1)) || (ws[m.from - 1]?.lower === '/' && slashed(m.from - 1)));
+    if (word || slash) result[k] = { status: 'uncertain', trigger: word ?? '/' };
   });
   // An appearance put down to technique or a look-alike ("apparent widening is due to rotation", "density from
   // overlying breast tissue", "a skin fold") is not that finding: no key either way.
@@ -342,8 +348,10 @@ const SAME_PLACE = new Set(['adjacent', 'ipsilateral', 'compressive', 'associate
 function placeWords(ws: Word[], i: number, inside: boolean): { side: Side | null; region: string | null } {
   const w = ws[i]!.lower;
   const abbreviation = LOBE_ABBREVIATIONS[w];
+  // "b/l" is bilateral (split by the segmenter into b, /, l): its "l" is not "left".
+  const bilateral = (w === 'b' && ws[i + 1]?.lower === '/' && ws[i + 2]?.lower === 'l') || (w === 'l' && ws[i - 1]?.lower === '/' && ws[i - 2]?.lower === 'b') ? 'bilateral' as const : undefined;
   const letter = (w === 'l' || w === 'r') && !/^\d/.test(ws[i + 1]?.lower ?? '') ? (w === 'l' ? 'left' : 'right') : undefined;
-  const side = SIDE_WORDS[w] ?? abbreviation?.[0] ?? letter ?? null;
+  const side = bilateral ?? SIDE_WORDS[w] ?? abbreviation?.[0] ?? letter ?? null;
   const next = ws[i + 1]?.lower;
   const region = abbreviation ? abbreviation[1]
     : (w === 'upper' || w === 'middle' || w === 'lower' || w === 'mid') && (next === 'lobe' || next === 'lobes' || next === 'zone' || next === 'zones') ? `${w} ${next.startsWith('lobe') ? 'lobe' : 'zone'}`

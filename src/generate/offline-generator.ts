@@ -27,6 +27,11 @@ interface Evidence extends FindingMention {
 }
 
 const G = 'Geometric Information Assessment';
+/**
+ * Pairs of regions of one side where either would be a right answer for a finding in the other: the lingula is part
+ * of the left upper lobe, and the right middle lobe projects over the right mid and lower zones on a frontal film.
+ */
+export const NESTED_REGIONS = new Set(['lingula|upper lobe', 'upper lobe|lingula', 'middle lobe|lower zone', 'lower zone|middle lobe', 'middle lobe|mid zone', 'mid zone|middle lobe', 'middle lobe|base', 'base|middle lobe']);
 /** Regions that name the same part of a lung ("base", "lower zone", "lower lobe" on a frontal film). */
 export const REGION_FAMILY: Record<string, string> = { base: 'lower', 'lower zone': 'lower', 'lower lobe': 'lower', apex: 'upper', 'upper zone': 'upper', 'upper lobe': 'upper', 'middle lobe': 'middle', 'mid zone': 'middle', perihilar: 'hilar', hilum: 'hilar', retrocardiac: 'lower', 'costophrenic angle': 'lower', lingula: 'middle', mediastinum: 'mediastinum' };
 /** Words by which a report attributes an appearance to a diagnosis. */
@@ -53,6 +58,11 @@ export function gradeOf(sentence: string, phrase: string, finding?: string): { v
   const found = before.filter((w) => SIZE_WORDS[w]);
   const sizeWordsInSentence = sentence.toLowerCase().split(/[^a-z]+/).filter((w) => SIZE_WORDS[w]);
   if (found.length !== 1 || sizeWordsInSentence.length !== 1 || /\bto\b|-/.test(sentence.slice(Math.max(0, at - 40), at)) || RELATIVE_GRADE.test(sentence)) return null;
+  // The grade word must modify this finding: no clause break or other finding between them ("Mild pulm edema,
+  // cardiomegaly": the "mild" is the oedema's).
+  const window = sentence.slice(Math.max(0, at - 40), at);
+  const gap = window.slice(window.toLowerCase().lastIndexOf(found[0]!) + found[0]!.length);
+  if (/[,;:.]|\band\b|\bwith\b/i.test(gap) || assertFindings(gap).length > 0) return null;
   const [value, kind] = SIZE_WORDS[found[0]!]!;
   const scale = finding === undefined ? (kind === 'both' ? 'size' : kind) : findingEntry(finding)?.scale;
   if (!scale || (kind !== 'both' && kind !== scale)) return null;
@@ -293,8 +303,9 @@ export function generateOffline(report: CorpusReport, seed = 0, evidence = repor
     const answer = phrase(e.side, region);
     const other: Side = e.side === 'left' ? 'right' : 'left';
     // There is no left middle lobe, no right lingula, and no retrocardiac region on both sides or on the right.
-    // The lingula is part of the left upper lobe: beside either, the other would be right too.
-    const nested = (side: Side, r: string) => side === 'left' && ((region === 'lingula' && r === 'upper lobe') || (region === 'upper lobe' && r === 'lingula'));
+    // Places that contain or project over each other (the lingula in the left upper lobe; the middle lobe over the
+    // right mid and lower zones): beside either, the other would be right too.
+    const nested = (side: Side, r: string) => side === e.side && NESTED_REGIONS.has(`${region}|${r}`);
     const valid = (side: Side, r: string) => !(r === 'middle lobe' && side !== 'right') && !((r === 'lingula' || r === 'retrocardiac') && side !== 'left') && !nested(side, r);
     // No place where the report has this finding or one it overlaps ("multifocal pneumonia" with an opacity in the left
     // lower zone: "left lower lobe" would be arguable for the consolidation too).

@@ -1,15 +1,13 @@
 import { assertFindings, placeOf, type FindingMention } from '../assertion.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { findingEntry } from '../lexicon.js';
-import { REGION_FAMILY } from '../offline-generator.js';
+import { NESTED_REGIONS, REGION_FAMILY } from '../offline-generator.js';
 
 const LOCATION_TASK = 'Location and Distribution Assessment';
 const WHERE = /^where (?:is|are) the (.+?) (?:located|seen|situated)\??$/i;
 
-/** The lingula is part of the left upper lobe: either names the other's place too. */
-const NESTED = new Set(['lingula|upper lobe', 'upper lobe|lingula']);
-/** Whether two regions name the same part of the lung ("base" and "lower zone"), or either is not given. */
-const sameFamily = (a: string | null, b: string | null) => a === null || b === null || a === b || NESTED.has(`${a}|${b}`) || (REGION_FAMILY[a] !== undefined && REGION_FAMILY[a] === REGION_FAMILY[b]);
+/** Whether two regions name the same part of the lung ("base" and "lower zone"; the lingula and the upper lobe), or either is not given. */
+const sameFamily = (a: string | null, b: string | null) => a === null || b === null || a === b || NESTED_REGIONS.has(`${a}|${b}`) || (REGION_FAMILY[a] !== undefined && REGION_FAMILY[a] === REGION_FAMILY[b]);
 
 /**
  * c3 for location questions, from any generator (issue #23): the keyed place is the one the report binds to the
