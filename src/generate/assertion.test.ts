@@ -53,6 +53,10 @@ const cases: [string, [string, string, string | null][]][] = [
   ['LLL collapse/consolidation.', [['atelectasis', 'uncertain', 'left'], ['consolidation', 'uncertain', null]]],
   ['ETT/NGT in place.', [['endotracheal tube', 'present', null], ['nasogastric tube', 'present', null]]],
   ['OGT in stomach.', [['nasogastric tube', 'present', null]]],
+  // Found by the fourth fresh corpus's judges (fixed after judging).
+  ['CT chest is more sensitive for small nodules.', [['nodule', 'uncertain', null]]],
+  ['The previously questioned nodular opacity in the left mid zone is not reproduced on today\'s study.', [['nodule', 'absent', 'left']]],
+  ['Small left haemopneumothorax.', [['pneumothorax', 'present', 'left'], ['pleural effusion', 'present', 'left']]],
 ];
 for (const [sentence, expected] of cases) {
   test(`assertion: ${sentence}`, () => assert.deepEqual(assertFindings(sentence).map((m) => [m.finding, m.status, m.side]), expected));

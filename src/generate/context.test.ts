@@ -18,10 +18,11 @@ test('a request that implies a device or an operation makes that finding uncerta
 });
 
 test("on a newborn's or infant's film the findings of adult life are no plausible option", () => {
-  for (const request of ['3-month-old with cough.', 'Neonatal, tachypnoea, 2 hours old.', 'Newborn with grunting.', 'Ex-28-weeker on CPAP.', '3 weeks old, poor feeding.', 'NICU admission, respiratory distress.', 'Preterm infant, day 2 of life.']) {
+  for (const request of ['2-year-old with fever.', '14-year-old, chest pain.', 'Paediatric ward, cough.', '3-month-old with cough.', 'Neonatal, tachypnoea, 2 hours old.', 'Newborn with grunting.', 'Ex-28-weeker on CPAP.', '3 weeks old, poor feeding.', 'NICU admission, respiratory distress.', 'Preterm infant, day 2 of life.']) {
     assert.deepEqual(contextFindings({ sections: sections(request) }).sort(), ['aortic calcification', 'bronchiectasis', 'degenerative changes', 'emphysema', 'granuloma', 'pleural plaque', 'tortuous aorta', 'vertebral compression fracture'], request);
   }
   assert.deepEqual(contextFindings({ sections: sections('Fever for 3 weeks, 45 year old.') }), []);
+  assert.deepEqual(contextFindings({ sections: sections('72-year-old with cough for 2 years.') }), []);
 });
 
 test('what the report states wins over its context; a one-word finding sentence still counts for the status', () => {

@@ -2,10 +2,11 @@ import type { CorpusReport } from '../corpus/corpus-report.js';
 import { LEXICON } from './lexicon.js';
 
 /**
- * A newborn's or infant's film, by what the request says ("neonate", "2 hours old", "ex-28-weeker", "NICU"): the
- * vocabulary's adult-only findings are then no plausible wrong option.
+ * A child's film — a newborn's or infant's ("neonate", "2 hours old", "ex-28-weeker", "NICU") or an older child's
+ * ("7-year-old", "paediatric") — by what the request says: the vocabulary's adult-only findings are then no plausible
+ * wrong option.
  */
-const INFANT = /\b(?:neonat\w*|newborn|new-born|infant|premature|prematurity|preterm|nicu|scbu|\d+[\s-]*(?:hours?|hrs?|days?|weeks?|wks?|months?|mo)[\s-]*old|(?:day|hour)\s+(?:of\s+)?life|\d+\s*(?:\+\s*\d+\s*)?weeks?\s+(?:of\s+)?gestation|\d+\s*-?\s*weeker|ex-?\s*\d+\s*-?\s*weeks?)\b/i;
+const INFANT = /\b(?:neonat\w*|newborn|new-born|infant|premature|prematurity|preterm|nicu|scbu|\d+[\s-]*(?:hours?|hrs?|days?|weeks?|wks?|months?|mo)[\s-]*old|(?:day|hour)\s+(?:of\s+)?life|\d+\s*(?:\+\s*\d+\s*)?weeks?\s+(?:of\s+)?gestation|\d+\s*-?\s*weeker|ex-?\s*\d+\s*-?\s*weeks?|(?:1[0-7]|[1-9])[\s-]*(?:years?|yrs?)[\s-]*old|(?:1[0-7]|[1-9])\s*(?:yo|y\/o)|child|toddler|paediatric|pediatric)\b/i;
 
 /** A list of phrases as one whole-word, case-blind pattern. */
 const phrasePattern = (phrases: readonly string[]) => new RegExp(`\\b(?:${phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')).join('|')})\\b`, 'i');

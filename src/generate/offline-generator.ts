@@ -29,9 +29,10 @@ interface Evidence extends FindingMention {
 const G = 'Geometric Information Assessment';
 /**
  * Pairs of regions of one side where either would be a right answer for a finding in the other: the lingula is part
- * of the left upper lobe, and the right middle lobe projects over the right mid and lower zones on a frontal film.
+ * of the left upper lobe and projects over the left mid and lower zones, and the right middle lobe projects over the
+ * right mid and lower zones on a frontal film.
  */
-export const NESTED_REGIONS = new Set(['lingula|upper lobe', 'upper lobe|lingula', 'middle lobe|lower zone', 'lower zone|middle lobe', 'middle lobe|mid zone', 'mid zone|middle lobe', 'middle lobe|base', 'base|middle lobe']);
+export const NESTED_REGIONS = new Set(['lingula|upper lobe', 'upper lobe|lingula', 'lingula|lower zone', 'lower zone|lingula', 'lingula|mid zone', 'mid zone|lingula', 'middle lobe|lower zone', 'lower zone|middle lobe', 'middle lobe|mid zone', 'mid zone|middle lobe', 'middle lobe|base', 'base|middle lobe']);
 /** Regions that name the same part of a lung ("base", "lower zone", "lower lobe" on a frontal film). */
 export const REGION_FAMILY: Record<string, string> = { base: 'lower', 'lower zone': 'lower', 'lower lobe': 'lower', apex: 'upper', 'upper zone': 'upper', 'upper lobe': 'upper', 'middle lobe': 'middle', 'mid zone': 'middle', perihilar: 'hilar', hilum: 'hilar', retrocardiac: 'lower', 'costophrenic angle': 'lower', lingula: 'middle', mediastinum: 'mediastinum' };
 /** Words by which a report attributes an appearance to a diagnosis. */
