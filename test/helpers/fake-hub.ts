@@ -46,8 +46,18 @@ export interface FakeHub {
   close(): Promise<void>;
 }
 
-const gitSha1 = (b: Buffer) => createHash('sha1').update(`blob ${b.length}\0`).update(b).digest('hex');
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+// Memoised per buffer: the listing and every resolve and CDN answer name these hashes, and hashing a 256 MB part on
+// each request made the stand-in, not the client under test, the slow side of bench/download-extract.ts.
+const hashes = new WeakMap<Buffer, Map<string, string>>();
+function memo(kind: string, b: Buffer, compute: () => string): string {
+  let known = hashes.get(b);
+  if (!known) hashes.set(b, (known = new Map()));
+  let value = known.get(kind);
+  if (value === undefined) known.set(kind, (value = compute()));
+  return value;
+}
+const gitSha1 = (b: Buffer) => memo('git-sha1', b, () => createHash('sha1').update(`blob ${b.length}\0`).update(b).digest('hex'));
+const sha256 = (b: Buffer) => memo('sha256', b, () => createHash('sha256').update(b).digest('hex'));
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
