@@ -2,7 +2,8 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
-import { EMPTY_JOURNAL, extractArchive, type ArchiveJournal } from './extract-archive.js';
+import { EMPTY_JOURNAL, type ArchiveJournal } from './extract-archive.js';
+import { extractInThread } from './extract-in-thread.js';
 import { fetchVerified, partialPath, type FetchSettings } from './fetch-file.js';
 import { hashFile } from './file-hash.js';
 import { diskFullError, statfsFree, type FreeSpace } from './free-space.js';
@@ -251,7 +252,7 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
     };
     let lastJournalSave = 0;
     const extraction = extractNeeded
-      ? extractArchive({
+      ? extractInThread({
           outDir: options.outDir,
           parts: parts.map((p) => join(options.outDir, p.dest)),
           ready: (i) => ready[i]!.promise,
