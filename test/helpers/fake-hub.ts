@@ -35,6 +35,8 @@ export interface Faults {
   drop: Map<string, { afterBytes: number; times: number }>;
   /** Send the body in 16 kB slices this many ms apart (0: at once). */
   throttleMs: number;
+  /** Paths the CDN does not answer while they are here (a download that hangs: for kill tests). */
+  hold: Set<string>;
 }
 
 /** The running stand-in: a hub on one 127.0.0.1 port and a CDN it redirects to on another. */
@@ -66,6 +68,7 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 /** Serves `content` honouring Range (bytes=N- and N-M), with the faults set for `path`. */
 function serveBytes(req: IncomingMessage, res: ServerResponse, content: Buffer, path: string, faults: Faults): void {
+  if (faults.hold.has(path)) return;
   let start = 0;
   let end = content.length - 1;
   const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
@@ -124,7 +127,7 @@ async function listen(server: Server): Promise<string> {
  */
 export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]; known?: string[] } = { granted: [] }, pageSize = 4): Promise<FakeHub> {
   const requests: SeenRequest[] = [];
-  const faults: Faults = { corrupt: new Map(), drop: new Map(), throttleMs: 0 };
+  const faults: Faults = { corrupt: new Map(), drop: new Map(), throttleMs: 0, hold: new Set() };
   const blobs = new Map<string, HubFile>();
   for (const repo of repos) for (const f of repo.files) if (f.lfs) blobs.set(sha256(f.content), f);
   const seen = (server: 'hub' | 'cdn', req: IncomingMessage) =>
