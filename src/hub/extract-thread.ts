@@ -24,13 +24,10 @@ extractArchive({
   onJournal: (journal: ArchiveJournal) => send({ kind: 'journal', journal }),
   onRead: (delta) => send({ kind: 'read', delta }),
 }).then(
-  (journal) => {
-    send({ kind: 'done', journal });
-    port.close();
-  },
+  // no port.close() after the last message: the main thread ends the thread once it has the answer
+  (journal) => send({ kind: 'done', journal }),
   (error: unknown) => {
     const e = error as NodeJS.ErrnoException;
     send(error instanceof CxrError ? { kind: 'failed', cxrCode: error.code, message: error.message } : { kind: 'failed', errno: e.code, message: e instanceof Error ? e.message : String(error) });
-    port.close();
   },
 );
