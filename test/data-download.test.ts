@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -149,6 +149,49 @@ test('data download: kill -9 mid-download, rerun — finished files are not fetc
     const blob = (i: number) => sha256(data.parts[i]!.content);
     // no request for the metadata or the two finished parts; the cut part from where it stopped; the last from its start
     assert.deepEqual(after.sort(), [[blob(2), `bytes=${had}-`], [blob(3), null]].sort());
+    const validate = await runCli(['data', 'validate', out, '--images']);
+    assert.equal(validate.code, 0, validate.stdout + validate.stderr);
+  } finally {
+    await hub.close();
+  }
+});
+
+test('data download: kill -9 with the archive half extracted, rerun — the entries the journal lists are not written again, the rest are, and validate --images passes', { timeout: 60_000 }, async () => {
+  const { hub, data } = await standIn({ studies: 30, imageBytes: 20_000, parts: 3 });
+  try {
+    const out = join(tempDir(), 'killed-extracting');
+    const last = data.parts.at(-1)!;
+    hub.faults.hold.add(last.path); // the last part hangs: extraction stops at the end of the second part's bytes
+    const child = spawn(process.execPath, [bin, 'data', 'download', '--out', out, '--quiet'], { env: { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN }, stdio: 'ignore' });
+    const exited = new Promise((r) => child.once('exit', r));
+    const manifestPath = join(out, 'cxrbench-download.json');
+    const journal = () => (existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')).archive : null);
+    // wait for the journal saved while extraction waits for the held part (two parts read into zstd)
+    for (let i = 0; i < 1000 && !(journal()?.partsRead >= 2); i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 1500)); // past the one-second trailing save: the journal holds all that was written
+    child.kill('SIGKILL');
+    await exited;
+    const at = journal();
+    assert.equal(at.partsRead, 2, JSON.stringify(at));
+    const done = at.entriesDone as number;
+    assert.ok(done > 0 && done < data.images.length, `killed mid-archive: ${done} of ${data.images.length} entries out`);
+    assert.deepEqual(at, { entriesDone: done, lastEntry: data.images[done - 1], filesOut: done, bytesOut: done * 20_000, partsRead: 2, complete: false });
+    const onDisk = () => readdirSync(join(out, 'deid_png'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(out.length + 1)).sort();
+    assert.deepEqual(onDisk(), data.images.slice(0, done).sort(), 'exactly the journalled images are out');
+    // mark what is out with an old time: a rerun that wrote an image again would give it a new one
+    const old = new Date('2001-01-01T00:00:00Z');
+    for (const image of data.images.slice(0, done)) utimesSync(join(out, image), old, old);
+
+    hub.faults.hold.clear();
+    const mark = hub.requests.length;
+    const run = await download(hub, out);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(hub.requests.slice(mark).filter((r) => r.server === 'cdn').map((r) => r.path), [`/blob/${sha256(last.content)}`], 'only the held part is fetched');
+    assert.deepEqual(onDisk(), [...data.images].sort());
+    const kept = data.images.filter((image) => statSync(join(out, image)).mtimeMs === old.getTime());
+    assert.deepEqual(kept, data.images.slice(0, done), 'the journalled entries were skipped, every later one written');
+    const archive = JSON.parse(readFileSync(manifestPath, 'utf8')).archive;
+    assert.deepEqual(archive, { entriesDone: data.images.length, lastEntry: data.images.at(-1), filesOut: data.images.length, bytesOut: data.images.length * 20_000, partsRead: 3, complete: true });
     const validate = await runCli(['data', 'validate', out, '--images']);
     assert.equal(validate.code, 0, validate.stdout + validate.stderr);
   } finally {

@@ -2,7 +2,8 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
-import { EMPTY_JOURNAL, extractArchive, type ArchiveJournal } from './extract-archive.js';
+import { EMPTY_JOURNAL, type ArchiveJournal } from './extract-archive.js';
+import { extractInThread } from './extract-in-thread.js';
 import { fetchVerified, partialPath, type FetchSettings } from './fetch-file.js';
 import { hashFile } from './file-hash.js';
 import { diskFullError, statfsFree, type FreeSpace } from './free-space.js';
@@ -250,8 +251,9 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
       }
     };
     let lastJournalSave = 0;
+    let trailingSave: NodeJS.Timeout | undefined;
     const extraction = extractNeeded
-      ? extractArchive({
+      ? extractInThread({
           outDir: options.outDir,
           parts: parts.map((p) => join(options.outDir, p.dest)),
           ready: (i) => ready[i]!.promise,
@@ -259,15 +261,22 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
           onRead: (delta) => emit({ kind: 'extract', journal: manifest.archive ?? journal, parts: parts.length, readDelta: delta }),
           onJournal: (j) => {
             manifest.archive = { ...j };
-            // a journal saved once a second loses at most a second of entries to a kill: they are written again
+            // a journal saved once a second loses at most a second of entries to a kill: they are written again.
+            // The last change is saved a second later too, so an extraction waiting for its next part (a kill's
+            // likeliest moment on a slow link) has all it wrote on record, not what it had a second before.
+            clearTimeout(trailingSave);
             if (Date.now() - lastJournalSave > 1000 || j.complete) {
               lastJournalSave = Date.now();
               void save();
+            } else {
+              trailingSave = setTimeout(() => ((lastJournalSave = Date.now()), void save()), 1000);
             }
           },
         }).catch((error) => fail(error))
       : Promise.resolve();
     await Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, worker), extraction]);
+    clearTimeout(trailingSave);
+    void save(); // the journal as it stands, also when the run failed: a rerun goes on from there
     await saving;
     if (failure) throw failure;
 
