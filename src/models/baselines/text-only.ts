@@ -62,21 +62,45 @@ export function trainTextOnlyOnFeatures(train: Iterable<{ features: Uint32Array[
 
 /** Scores the four options from their features, as {@link predictTextOnly} does; the highest wins (the earlier letter on a tie). */
 export function predictFromFeatures(model: TextOnlyModel, features: Uint32Array[]): (typeof LETTERS)[number] {
-  const scores = features.map((fs) => fs.reduce((sum, f) => sum + model.weights[f]!, 0));
-  return LETTERS[scores.reduce((best, score, i) => (score > scores[best]! ? i : best), 0)]!;
+  let best = 0;
+  let bestScore = -Infinity;
+  for (let i = 0; i < features.length; i++) {
+    let score = 0;
+    for (const f of features[i]!) score += model.weights[f]!;
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  }
+  return LETTERS[best]!;
 }
 
 interface Counts { correct: Float64Array; incorrect: Float64Array; nCorrect: number; nIncorrect: number }
 const newCounts = (): Counts => ({ correct: new Float64Array(BUCKETS), incorrect: new Float64Array(BUCKETS), nCorrect: 0, nIncorrect: 0 });
 
+/**
+ * Which features an option has already counted, by a stamp per bucket: each option counts a feature once (presence,
+ * not frequency) without building a Set per option — the shortcut audit fits this model many times on 100K+ questions.
+ */
+const seenStamp = new Uint32Array(BUCKETS);
+let stamp = 0;
+
 function countQuestion(c: Counts, features: Uint32Array[], answer: Question['answer']): void {
-  features.forEach((fs, index) => {
+  for (let index = 0; index < features.length; index++) {
     const isCorrect = LETTERS[index] === answer;
     const counts = isCorrect ? c.correct : c.incorrect;
-    for (const f of new Set(fs)) counts[f]!++;
+    if (++stamp === 0xffffffff) {
+      seenStamp.fill(0);
+      stamp = 1;
+    }
+    for (const f of features[index]!) {
+      if (seenStamp[f] === stamp) continue;
+      seenStamp[f] = stamp;
+      counts[f]!++;
+    }
     if (isCorrect) c.nCorrect++;
     else c.nIncorrect++;
-  });
+  }
 }
 
 function modelFrom({ correct, incorrect, nCorrect, nIncorrect }: Counts): TextOnlyModel {
