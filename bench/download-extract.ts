@@ -1,6 +1,7 @@
 // `npm run bench:download`: download + extract of ~2 GB of split tar.zst parts from the stand-in hub on 127.0.0.1,
 // `cxrbench data download --what images` against `curl` (4 parallel transfers) then `cat parts | zstd -d | tar -x`
 // on the same files, and the peak RSS of cxrbench. Needs curl, zstd and tar on PATH (apt-get install -y zstd).
+// BENCH_DL_CONCURRENCY=<n> passes --concurrency n to cxrbench (default: its own, 4).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -109,7 +110,7 @@ try {
     const reference = tree(join(work, 'curl', 'out'));
     rmSync(join(work, 'curl'), { recursive: true, force: true });
 
-    const ours = await timed(process.execPath, [bin, 'data', 'download', '--out', join(work, 'ours'), '--what', 'images', '--quiet'], { HF_ENDPOINT: hub.url, NODE_OPTIONS: `--import=${rusage}` });
+    const ours = await timed(process.execPath, [bin, 'data', 'download', '--out', join(work, 'ours'), '--what', 'images', '--quiet', ...(process.env.BENCH_DL_CONCURRENCY ? ['--concurrency', process.env.BENCH_DL_CONCURRENCY] : [])], { HF_ENDPOINT: hub.url, NODE_OPTIONS: `--import=${rusage}` });
     results.ours.push(ours.seconds);
     results.rss.push(ours.rssMb ?? NaN);
     const got = tree(join(work, 'ours', 'deid_png'));
