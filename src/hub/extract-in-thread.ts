@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { CxrError, type CxrErrorCode } from '../core/errors.js';
 import type { ArchiveJournal, ExtractOptions } from './extract-archive.js';
+import { threadEntry } from '../core/thread-entry.js';
 
 /** What the extraction thread starts with (its workerData). */
 export interface ThreadStart {
@@ -16,12 +17,6 @@ export type ThreadReply =
   | { kind: 'done'; journal: ArchiveJournal }
   | { kind: 'failed'; cxrCode?: CxrErrorCode; errno?: string; message: string };
 
-/** How the thread module is loaded: compiled JavaScript, or the TypeScript source through tsx in a checkout. */
-function threadEntry(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return { url: new URL(`./extract-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url), execArgv: fromSource ? ['--import', import.meta.resolve('tsx')] : [] };
-}
-
 /**
  * extractArchive in a thread of its own, with the same options and result. Why: the main thread receives and
  * hashes the downloads, and extraction (tar parsing, one file written per entry, and the garbage its buffers make)
@@ -31,7 +26,7 @@ function threadEntry(): { url: URL; execArgv: string[] } {
  * stopped and the same error is thrown.
  */
 export function extractInThread(options: ExtractOptions): Promise<ArchiveJournal> {
-  const { url, execArgv } = threadEntry();
+  const { url, execArgv } = threadEntry('extract-thread', import.meta.url);
   const start: ThreadStart = { outDir: options.outDir, parts: options.parts, journal: options.journal };
   const worker = new Worker(url, { execArgv, workerData: start });
   return new Promise<ArchiveJournal>((resolve, reject) => {

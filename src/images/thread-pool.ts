@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ConvertJob, ConvertResult } from './convert-one.js';
+import { threadEntry } from '../core/thread-entry.js';
 
 /** Conversion threads: the main thread only lists, schedules and writes; every decode happens in a thread. */
 export interface ConvertPool {
@@ -13,18 +14,12 @@ interface Pending {
   resolve: (result: ConvertResult) => void;
 }
 
-/** How the thread module is loaded: compiled JavaScript, or the TypeScript source through tsx in a checkout. */
-function threadEntry(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return { url: new URL(`./convert-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url), execArgv: fromSource ? ['--import', import.meta.resolve('tsx')] : [] };
-}
-
 /**
  * Starts `count` conversion threads. A job whose thread throws or dies fails with that reason (the file is
  * reported like any bad file) and a dead thread is replaced, so one pathological file cannot stop the run.
  */
 export function startConvertPool(count: number): ConvertPool {
-  const { url, execArgv } = threadEntry();
+  const { url, execArgv } = threadEntry('convert-thread', import.meta.url);
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending>();
   const queue: Pending[] = [];

@@ -3,6 +3,9 @@ import type { JudgeItem, JudgeVerdict } from '../core/extraction.js';
 import type { GenerationParams, ModelRequest } from '../core/model-io.js';
 import { LETTERS, type Letter } from '../core/question.js';
 
+/** The end both judge prompts share: the question and options, the response between markers, and the reply asked for. */
+const ASK_FOR_A_LETTER = ['', '{{question}}Options:', '{{options}}', '', '<<<RESPONSE', '{{output}}', 'RESPONSE>>>', '', 'Reply with exactly one word: A, B, C, D or none.'] as const;
+
 /**
  * The judge's fixed prompt. It asks for the option the output COMMITTED to, not for the right answer: the judge
  * reads, it never answers the question itself. Changing any text here changes what the judge decides, so the
@@ -22,15 +25,7 @@ export const JUDGE_PROMPT = {
     '- Read it as a careful person would: a conclusion after discussing the options counts; the last answer of a self-correction counts; an answer given first and then argued for counts.',
     '- An answer given as the option\'s text, an ordinal ("the second option") or in another language counts when it is unmistakable.',
     '- Reply none when the response refuses, hedges between options, names several options, chooses something that is not one of the options, says none of the options is right (unless an option says so), or stops before answering.',
-    '',
-    '{{question}}Options:',
-    '{{options}}',
-    '',
-    '<<<RESPONSE',
-    '{{output}}',
-    'RESPONSE>>>',
-    '',
-    'Reply with exactly one word: A, B, C, D or none.',
+    ...ASK_FOR_A_LETTER,
   ].join('\n'),
 } as const;
 
@@ -52,15 +47,7 @@ export const OPEN_JUDGE_PROMPT = {
     '- Read it as a careful radiologist would: the same finding, side, place or grade in other words counts (a synonym, an abbreviation, a more specific term that can only mean that option).',
     '- The answer\'s final conclusion counts, not a possibility it mentions and sets aside.',
     '- Reply none when the answer refuses, hedges between options, matches several options, says something none of the options says, or stops before answering.',
-    '',
-    '{{question}}Options:',
-    '{{options}}',
-    '',
-    '<<<RESPONSE',
-    '{{output}}',
-    'RESPONSE>>>',
-    '',
-    'Reply with exactly one word: A, B, C, D or none.',
+    ...ASK_FOR_A_LETTER,
   ].join('\n'),
 } as const;
 

@@ -1,3 +1,4 @@
+import { bagF1 } from './bag-f1.js';
 /**
  * The arithmetic of ReXrank's model-based metrics, done here from what a model computes (token embeddings, a
  * report embedding, an extracted graph, error counts). Only the network's forward pass is external.
@@ -48,24 +49,6 @@ export interface RadGraph {
   relations: { source: number; target: number; type: string }[];
 }
 
-function f1(reference: readonly string[], candidate: readonly string[]): number {
-  if (reference.length === 0 && candidate.length === 0) return 1;
-  if (reference.length === 0 || candidate.length === 0) return 0;
-  const left = new Map<string, number>();
-  for (const r of reference) left.set(r, (left.get(r) ?? 0) + 1);
-  let matched = 0;
-  for (const c of candidate) {
-    const n = left.get(c) ?? 0;
-    if (n > 0) {
-      matched++;
-      left.set(c, n - 1);
-    }
-  }
-  const p = matched / candidate.length;
-  const r = matched / reference.length;
-  return p + r === 0 ? 0 : (2 * p * r) / (p + r);
-}
-
 /**
  * RadGraph F1 as ReXrank combines it: the mean of the entity F1 (an entity matches when its text and label
  * match) and the relation F1 (a relation matches when both entities' texts and labels and its type match).
@@ -76,7 +59,7 @@ export function radGraphCombined(reference: RadGraph, candidate: RadGraph): numb
   const relations = (g: RadGraph, keys: readonly string[]) => g.relations.filter((r) => keys[r.source] !== undefined && keys[r.target] !== undefined)
     .map((r) => `${keys[r.source]}\u0001${keys[r.target]}\u0001${r.type}`);
   const [r, c] = [entities(reference), entities(candidate)];
-  return (f1(r, c) + f1(relations(reference, r), relations(candidate, c))) / 2;
+  return (bagF1(r, c) + bagF1(relations(reference, r), relations(candidate, c))) / 2;
 }
 
 /** GREEN from the judge's counts: matched findings / (matched findings + clinically significant errors); 0 of 0 is 0. */

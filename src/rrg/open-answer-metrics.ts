@@ -1,5 +1,6 @@
 import { inPaperOrder } from '../core/question.js';
 import type { OpenEndedScores, OpenScoreMeans } from '../core/open-ended.js';
+import { bagF1 } from './bag-f1.js';
 import { rougeL } from './rouge-l.js';
 import { rougeTokens } from './tokenize.js';
 
@@ -28,21 +29,7 @@ export function normalizeAnswerText(text: string): string {
 export function tokenF1(reference: string, answer: string): number {
   const ref = normalizeAnswerText(reference).split(' ').filter(Boolean);
   const hyp = normalizeAnswerText(answer).split(' ').filter(Boolean);
-  if (ref.length === 0 || hyp.length === 0) return ref.length === hyp.length ? 1 : 0;
-  const counts = new Map<string, number>();
-  for (const t of ref) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let common = 0;
-  for (const t of hyp) {
-    const left = counts.get(t) ?? 0;
-    if (left > 0) {
-      common++;
-      counts.set(t, left - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / hyp.length;
-  const recall = common / ref.length;
-  return (2 * precision * recall) / (precision + recall);
+  return bagF1(ref, hyp);
 }
 
 /** Exact match, token F1 and ROUGE-L (all on SQuAD-normalised text) of an answer against the correct option's text. */

@@ -5,13 +5,10 @@ import { detectLayout } from '../../dataset/layout.js';
 import { readQuestions } from '../../dataset/read-dataset.js';
 import { reportSections } from '../../dataset/study.js';
 import { validateDataset } from '../../dataset/validate.js';
-import { detectPhi } from '../../phi/detect.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { reportEvidence, reportStatus } from '../offline-generator.js';
-import { contentFailures } from './content.js';
-import { locationFailures, sideFormFailures } from './location.js';
-import { gradeFailures } from './grade.js';
 import { allPairsIfSmall, diversityFilter, diversityText } from './diversity.js';
+import { questionFailures } from './question-checks.js';
 import type { Rejection } from './rejection.js';
 import type { Embedder } from '../../models/embeddings.js';
 
@@ -60,7 +57,7 @@ export async function checkQuestionSet(path: string, similarity: number, embedde
     const asReport: CorpusReport = { id: q.studyId, patientId: null, sections, images: [], source: { file: q.split, record: q.id } };
     const generated = asGenerated(q);
     const evidence = reportEvidence(asReport);
-    const failures = [...contentFailures(generated, reportStatus(evidence, asReport)), ...locationFailures(generated, evidence), ...sideFormFailures(generated, evidence), ...gradeFailures(generated, evidence), ...detectPhi(`${q.text}\n${q.options.join('\n')}\n${q.explanation ?? ''}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`])];
+    const failures = questionFailures(generated, evidence, reportStatus(evidence, asReport));
     for (const [validator, reason] of failures) {
       failedBy.get(validator)!.add(q.id);
       rejections.push({ questionId: q.id, reportId: q.studyId, validator, reason });

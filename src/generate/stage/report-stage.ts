@@ -1,9 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import type { CorpusReport } from '../../corpus/corpus-report.js';
-import { detectPhi } from '../../phi/detect.js';
-import { contentFailures } from '../check/content.js';
-import { gradeFailures } from '../check/grade.js';
-import { locationFailures, sideFormFailures } from '../check/location.js';
+import { questionFailures } from '../check/question-checks.js';
 import { structuralFailures } from '../check/structural.js';
 import type { GeneratedQuestion } from '../generated-question.js';
 import { generateOffline, reportEvidence, reportStatus } from '../offline-generator.js';
@@ -42,11 +39,7 @@ export function reportStage(safe: CorpusReport, made: GeneratedQuestion[] | 'off
     namesFindings: evidence.some((e) => e.quotable),
     questions: questions.map((q) => {
       const record = toGeneratedRecord(q, safe, imageOnly);
-      const failures = [
-        ...structuralFailures(record, q.id),
-        ...contentFailures(q, status), ...locationFailures(q, evidence), ...sideFormFailures(q, evidence), ...gradeFailures(q, evidence),
-        ...detectPhi(`${q.question}\n${q.options.join('\n')}\n${q.explanation}`).map((s): [string, string] => ['phi', `identifier in the question text: ${s.kind}`]),
-      ];
+      const failures = [...structuralFailures(record, q.id), ...questionFailures(q, evidence, status)];
       return { q, record, failures };
     }),
   };

@@ -2,17 +2,12 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CorpusReport } from '../../corpus/corpus-report.js';
 import { reportStage, type ReportStage } from './report-stage.js';
+import { threadEntry } from '../../core/thread-entry.js';
 
 /** Below this many reports, threads cost more to start (each loads the reading rules) than they save. */
 const THREADS_FROM = 2_000;
 /** Reports per message: large enough that messaging is a small part of the work, small enough to spread it. */
 const BATCH = 250;
-
-/** How the thread module is loaded: compiled JavaScript, or the TypeScript source through tsx in a checkout. */
-function threadEntry(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return { url: new URL(`./report-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url), execArgv: fromSource ? ['--import', import.meta.resolve('tsx')] : [] };
-}
 
 /**
  * The offline per-report stage of every report, in corpus order: on the main thread for a small corpus, else on one
@@ -21,7 +16,7 @@ function threadEntry(): { url: URL; execArgv: string[] } {
  */
 export async function offlineStages(reports: readonly { safe: CorpusReport; seedKey: string }[], seed: number, metadataDir: string, threads = availableParallelism()): Promise<ReportStage[]> {
   if (reports.length < THREADS_FROM || threads < 2) return reports.map((r) => reportStage(r.safe, 'offline', seed, r.seedKey, metadataDir));
-  const { url, execArgv } = threadEntry();
+  const { url, execArgv } = threadEntry('report-thread', import.meta.url);
   const batches: { safe: CorpusReport; seedKey: string }[][] = [];
   for (let i = 0; i < reports.length; i += BATCH) batches.push(reports.slice(i, i + BATCH));
   const results: ReportStage[][] = new Array(batches.length);
