@@ -2,9 +2,9 @@
 // `cxrbench data download --what images` against `curl` (4 parallel transfers) then `cat parts | zstd -d | tar -x`
 // on the same files, and the peak RSS of cxrbench. Needs curl, zstd and tar on PATH (apt-get install -y zstd).
 // BENCH_DL_CONCURRENCY=<n> passes --concurrency n to cxrbench (default: its own, 4).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -65,6 +65,20 @@ async function makeParts(): Promise<{ parts: HubFile[]; images: number }> {
   return { parts, images };
 }
 
+/**
+ * Writes dirty pages out and, where allowed (root), drops the page cache before each timed command, so neither
+ * starts with the other's 4 GB of freshly written pages still in memory: in a VM whose freed memory goes back to
+ * the host, the second command otherwise pays for faulting pages back in and ran up to 3× slower either way round.
+ */
+function settle(): void {
+  spawnSync('sync');
+  try {
+    writeFileSync('/proc/sys/vm/drop_caches', '3');
+  } catch {
+    // not root: the runs still alternate, and the best of the rounds is taken
+  }
+}
+
 function timed(cmd: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<{ seconds: number; rssMb: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
@@ -105,11 +119,13 @@ try {
     mkdirSync(join(work, 'curl', 'out'), { recursive: true });
     const urls = parts.flatMap((p) => ['-o', join(work, 'curl', p.path), `${hub.url}/datasets/rajpurkarlab/ReXGradient-160K/resolve/${sha}/${p.path}`]);
     const script = `set -e; curl -sfL --parallel --parallel-max 4 ${urls.map((u) => `'${u}'`).join(' ')}; cat ${parts.map((p) => `'${join(work, 'curl', p.path)}'`).join(' ')} | zstd -dc | tar -x -C '${join(work, 'curl', 'out')}'`;
+    settle();
     const curl = await timed('bash', ['-c', script]);
     results.curl.push(curl.seconds);
     const reference = tree(join(work, 'curl', 'out'));
     rmSync(join(work, 'curl'), { recursive: true, force: true });
 
+    settle();
     const ours = await timed(process.execPath, [bin, 'data', 'download', '--out', join(work, 'ours'), '--what', 'images', '--quiet', ...(process.env.BENCH_DL_CONCURRENCY ? ['--concurrency', process.env.BENCH_DL_CONCURRENCY] : [])], { HF_ENDPOINT: hub.url, NODE_OPTIONS: `--import=${rusage}` });
     results.ours.push(ours.seconds);
     results.rss.push(ours.rssMb ?? NaN);

@@ -2,7 +2,7 @@
 // Entry point of the `cxrbench` command. In a source checkout (src/ present) it runs the TypeScript
 // sources through tsx, so there is no build step to forget; an installed package runs the compiled dist/.
 import { existsSync } from 'node:fs';
-import { GC_COMMANDS, GC_FLAGS } from './gc-flags.js';
+import { gcFlagsFor } from './gc-flags.js';
 import { nodeVersionProblem } from './node-version.js';
 
 // Before anything else is loaded: an old Node would crash later with no message (a segfault under Node 20).
@@ -18,8 +18,9 @@ if (tooOld) {
 // this off.
 const given = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
 const userChoseGc = /heap-growing-percent|max-semi-space-size|max-old-space-size/.test(given);
-if (GC_COMMANDS.has(process.argv[2] ?? '') && typeof process.execve === 'function' && !userChoseGc && process.env.CXRBENCH_GC_DEFAULTS !== '0') {
-  process.execve(process.execPath, [process.execPath, ...GC_FLAGS, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, CXRBENCH_GC_DEFAULTS: '0' });
+const gcFlags = gcFlagsFor(process.argv.slice(2));
+if (gcFlags.length > 0 && typeof process.execve === 'function' && !userChoseGc && process.env.CXRBENCH_GC_DEFAULTS !== '0') {
+  process.execve(process.execPath, [process.execPath, ...gcFlags, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, CXRBENCH_GC_DEFAULTS: '0' });
 }
 
 // `serve` and `worker` are the server shell's own entry points: the CLI and the server never import each other.

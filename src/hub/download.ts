@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { EMPTY_JOURNAL, type ArchiveJournal } from './extract-archive.js';
-import { extractInThread } from './extract-in-thread.js';
+import { startExtraction } from './extract-in-thread.js';
 import { fetchVerified, partialPath, type FetchSettings } from './fetch-file.js';
 import { hashFile } from './file-hash.js';
 import { diskFullError, statfsFree, type FreeSpace } from './free-space.js';
@@ -164,15 +164,6 @@ async function verifyImages(options: DownloadOptions, manifest: DownloadManifest
   for (const f of manifest.files) if (f.removed) delete f.verifiedAt, delete f.removed;
 }
 
-/** A promise with its resolve/reject exposed: one per archive part, settled when the part is verified or fails. */
-function deferred(): { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } {
-  let resolve!: () => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}
-
 /**
  * Takes an output folder to the official ReXVQA layout (`metadata/` and `deid_png/`), resuming whatever an earlier
  * run left: revisions pinned once and recorded, files fetched with ranged requests and verified, the image archive
@@ -220,44 +211,16 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
     emit({ kind: 'plan', revisions, files: pending.map((f) => ({ name: nameOf(f), size: f.size, have: have.get(f)! })), extractBytes });
     await save();
 
-    const stop = new AbortController();
-    const ready = parts.map(() => deferred());
-    parts.forEach((p, i) => !pending.includes(p) && ready[i]!.resolve());
-    const queue = [...pending];
-    let failure: unknown = null;
-    const fail = (error: unknown) => {
-      failure ??= error;
-      stop.abort(error);
-      for (const d of ready) d.reject(error);
-    };
-    const worker = async () => {
-      for (let file = queue.shift(); file && !stop.signal.aborted; file = queue.shift()) {
-        const name = nameOf(file);
-        emit({ kind: 'file-start', name, size: file.size, have: have.get(file)! });
-        try {
-          const mtimeMs = await fetchVerified(
-            { hub: options.hub, revision: manifest.repos[file.repo]!.revision, outDir: options.outDir, settings: options.settings, signal: stop.signal, onBytes: (delta) => emit({ kind: 'bytes', name, delta }), onRetry: (message) => emit({ kind: 'retry', message }) },
-            file,
-          );
-          Object.assign(recordOf(manifest, file), { verifiedAt: now(), mtimeMs });
-          delete recordOf(manifest, file).removed;
-          await save();
-          emit({ kind: 'file-done', name });
-          const index = parts.indexOf(file);
-          if (index >= 0) ready[index]!.resolve();
-        } catch (error) {
-          fail(error);
-        }
-      }
-    };
     let lastJournalSave = 0;
     let trailingSave: NodeJS.Timeout | undefined;
+    const onDisk = parts.map((p) => (pending.includes(p) ? have.get(p)! : p.size));
     const extraction = extractNeeded
-      ? extractInThread({
+      ? startExtraction({
           outDir: options.outDir,
-          parts: parts.map((p) => join(options.outDir, p.dest)),
-          ready: (i) => ready[i]!.promise,
+          parts: parts.map((p) => ({ partial: partialPath(options.outDir, p), dest: join(options.outDir, p.dest), size: p.size })),
           journal,
+          onDisk,
+          verified: parts.map((p) => !pending.includes(p)),
           onRead: (delta) => emit({ kind: 'extract', journal: manifest.archive ?? journal, parts: parts.length, readDelta: delta }),
           onJournal: (j) => {
             manifest.archive = { ...j };
@@ -272,19 +235,53 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
               trailingSave = setTimeout(() => ((lastJournalSave = Date.now()), void save()), 1000);
             }
           },
-        }).catch((error) => fail(error))
-      : Promise.resolve();
-    await Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, worker), extraction]);
+        })
+      : null;
+    const stop = new AbortController();
+    const queue = [...pending];
+    let failure: unknown = null;
+    const fail = (error: unknown) => {
+      failure ??= error;
+      stop.abort(error);
+      extraction?.stop(error);
+    };
+    const worker = async () => {
+      for (let file = queue.shift(); file && !stop.signal.aborted; file = queue.shift()) {
+        const name = nameOf(file);
+        const index = parts.indexOf(file);
+        emit({ kind: 'file-start', name, size: file.size, have: have.get(file)! });
+        const onBytes = (delta: number) => {
+          emit({ kind: 'bytes', name, delta });
+          if (index < 0) return;
+          onDisk[index]! += delta;
+          extraction?.written(index, onDisk[index]!);
+        };
+        try {
+          const mtimeMs = await fetchVerified(
+            { hub: options.hub, revision: manifest.repos[file.repo]!.revision, outDir: options.outDir, settings: options.settings, signal: stop.signal, onBytes, onRetry: (message) => emit({ kind: 'retry', message }) },
+            file,
+          );
+          Object.assign(recordOf(manifest, file), { verifiedAt: now(), mtimeMs });
+          delete recordOf(manifest, file).removed;
+          if (index >= 0) extraction?.verified(index);
+          await save();
+          emit({ kind: 'file-done', name });
+        } catch (error) {
+          fail(error);
+        }
+      }
+    };
+    const extracted = extraction ? extraction.done.catch((error) => fail(error)) : Promise.resolve();
+    await Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, worker), extracted]);
     clearTimeout(trailingSave);
     void save(); // the journal as it stands, also when the run failed: a rerun goes on from there
     await saving;
     if (failure) throw failure;
 
     if (wantImages && manifest.archive?.complete && !options.keepParts) {
-      for (const p of parts) {
-        await rm(join(options.outDir, p.dest), { force: true });
-        recordOf(manifest, p).removed = true;
-      }
+      // all at once: freeing a large file's blocks is the file system's work, and one file need not wait for another
+      await Promise.all(parts.map((p) => rm(join(options.outDir, p.dest), { force: true })));
+      for (const p of parts) recordOf(manifest, p).removed = true;
     }
     await rm(join(options.outDir, STATE_DIR, 'partial'), { recursive: true, force: true });
     manifest.completedAt = now();

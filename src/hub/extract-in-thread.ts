@@ -1,57 +1,181 @@
 import { Worker } from 'node:worker_threads';
 import { CxrError, type CxrErrorCode } from '../core/errors.js';
-import type { ArchiveJournal, ExtractOptions } from './extract-archive.js';
+import type { ArchiveJournal } from './extract-archive.js';
 import { threadEntry } from '../core/thread-entry.js';
+
+/** Where one archive part is: its partial file while it downloads, its place once verified, and its listed size. */
+export interface ArchivePart {
+  partial: string;
+  dest: string;
+  size: number;
+}
 
 /** What the extraction thread starts with (its workerData). */
 export interface ThreadStart {
   outDir: string;
-  parts: string[];
+  parts: ArchivePart[];
   journal: ArchiveJournal;
+  /** Bytes of each part written so far. */
+  onDisk: number[];
 }
 
-/** What the extraction thread tells the main thread. */
+/** What the main thread tells the extraction thread: part `part` now has `bytes` written. */
+export interface ThreadMessage {
+  part: number;
+  bytes: number;
+}
+
+/** What the extraction thread tells the main thread. `fed`: how many parts it had started on (what the journal rests on). */
 export type ThreadReply =
-  | { kind: 'journal'; journal: ArchiveJournal }
+  | { kind: 'journal'; journal: ArchiveJournal; fed: number }
   | { kind: 'read'; delta: number }
-  | { kind: 'done'; journal: ArchiveJournal }
-  | { kind: 'failed'; cxrCode?: CxrErrorCode; errno?: string; message: string };
+  | { kind: 'done'; journal: ArchiveJournal; fed: number }
+  | { kind: 'failed'; fed: number; cxrCode?: CxrErrorCode; errno?: string; message: string };
+
+/** What the download knows at the start and whom to tell. */
+export interface ExtractionOptions {
+  outDir: string;
+  parts: ArchivePart[];
+  /** The journal saved so far (its entries rest on verified parts). */
+  journal: ArchiveJournal;
+  onDisk: number[];
+  verified: boolean[];
+  /** Called with each journal whose every entry came from verified parts: the one safe to save. */
+  onJournal: (journal: ArchiveJournal) => void;
+  /** Compressed bytes read (progress). */
+  onRead?: (delta: number) => void;
+}
+
+/** A running extraction, told by the download how the parts are doing. */
+export interface Extraction {
+  /** Resolves with the final journal once every entry is out and every part verified. */
+  done: Promise<ArchiveJournal>;
+  /** Part `part` now has `bytes` on disk; fewer than before means what was there was thrown away. */
+  written(part: number, bytes: number): void;
+  /** Part `part` matched the listing's size and hash. */
+  verified(part: number): void;
+  /** The run failed elsewhere: stop, with that error. */
+  stop(error: unknown): void;
+}
 
 /**
- * extractArchive in a thread of its own, with the same options and result. Why: the main thread receives and
- * hashes the downloads, and extraction (tar parsing, one file written per entry, and the garbage its buffers make)
- * on that same thread made each wait for the other; on its own thread it runs beside the downloads on a second
- * core, and writes each file with synchronous calls that block only itself (bench/download-extract.ts).
- * A part's `ready` is awaited here, in order, and passed on; if it rejects (its download failed) the thread is
- * stopped and the same error is thrown.
+ * Extraction in a thread of its own, following the parts while they download. Why a thread: the main thread
+ * receives and hashes the downloads, and extraction (tar parsing, a file written per entry) on the same thread made
+ * each wait for the other. Why follow: extraction need not wait for a part to finish (with four parts fetched at
+ * once the first is complete only after four sevenths of the download); it reads each part's bytes as they are
+ * written. Verification still comes first for what counts: a journal is passed on (and so saved) only when every
+ * part its entries may rest on is verified, so a resumed run never trusts an entry made from unverified bytes.
+ * When a part's bytes are thrown away (a bad copy, a server that ignored Range) after the thread read them, the
+ * thread is stopped and started again from the last safe journal: the entries after it are written again from the
+ * new bytes (a flipped byte cannot rename an entry unseen: the tar header's checksum covers its name). A failure
+ * the thread meets while the parts it read are unverified waits for them: if they verify, it is the archive's.
  */
-export function extractInThread(options: ExtractOptions): Promise<ArchiveJournal> {
-  const { url, execArgv } = threadEntry('extract-thread', import.meta.url);
-  const start: ThreadStart = { outDir: options.outDir, parts: options.parts, journal: options.journal };
-  const worker = new Worker(url, { execArgv, workerData: start });
-  return new Promise<ArchiveJournal>((resolve, reject) => {
-    let settled = false;
-    const finish = (error: unknown, journal?: ArchiveJournal) => {
-      if (settled) return;
-      settled = true;
-      void worker.terminate();
-      if (journal) resolve(journal);
-      else reject(error);
-    };
-    worker.on('message', (reply: ThreadReply) => {
-      if (reply.kind === 'journal') options.onJournal(reply.journal);
-      else if (reply.kind === 'read') options.onRead?.(reply.delta);
-      else if (reply.kind === 'done') finish(null, reply.journal);
-      else if (reply.cxrCode) finish(new CxrError(reply.cxrCode, reply.message));
-      else finish(Object.assign(new Error(reply.message), reply.errno ? { code: reply.errno } : {}));
-    });
-    worker.on('error', (error) => finish(error));
-    worker.on('exit', (code) => finish(new Error(`the extraction thread stopped (exit code ${code}) before it finished`)));
-    void (async () => {
-      for (let i = 0; i < options.parts.length && !settled; i++) {
-        await options.ready(i);
-        worker.postMessage({ ready: i });
+export function startExtraction(options: ExtractionOptions): Extraction {
+  const { url, execArgv } = threadEntry('extract-thread', import.meta.url, { bundle: true });
+  const onDisk = [...options.onDisk];
+  const verified = [...options.verified];
+  let safe = options.journal;
+  let pending: { journal: ArchiveJournal; fed: number }[] = [];
+  let heldDone: { journal: ArchiveJournal; fed: number } | null = null;
+  let heldFailure: { error: Error; fed: number } | null = null;
+  let fed = 0; // parts the running thread has started on
+  let worker: Worker | null = null;
+  let settled = false;
+  let resolveDone!: (journal: ArchiveJournal) => void;
+  let rejectDone!: (error: unknown) => void;
+  const done = new Promise<ArchiveJournal>((resolve, reject) => ((resolveDone = resolve), (rejectDone = reject)));
+  done.catch(() => {});
+
+  const verifiedPrefix = () => {
+    let n = 0;
+    while (n < verified.length && verified[n]) n++;
+    return n;
+  };
+  const finish = (error: unknown, journal?: ArchiveJournal) => {
+    if (settled) return;
+    settled = true;
+    void worker?.terminate();
+    worker = null;
+    if (journal) resolveDone(journal);
+    else rejectDone(error);
+  };
+  /** Passes on what verification now allows: journals, the end, or a failure that is the archive's own. */
+  const advance = () => {
+    const v = verifiedPrefix();
+    let moved = false;
+    while (pending.length > 0 && pending[0]!.fed <= v) {
+      safe = pending.shift()!.journal;
+      moved = true;
+    }
+    if (moved) options.onJournal(safe);
+    if (heldDone && heldDone.fed <= v) {
+      options.onJournal(heldDone.journal);
+      finish(null, heldDone.journal);
+    } else if (heldFailure && heldFailure.fed <= v) {
+      finish(heldFailure.error);
+    }
+  };
+  const launch = () => {
+    fed = 0;
+    const start: ThreadStart = { outDir: options.outDir, parts: options.parts, journal: safe, onDisk };
+    const w = new Worker(url, { execArgv, workerData: start });
+    worker = w;
+    w.on('message', (reply: ThreadReply) => {
+      if (w !== worker) return; // a thread stopped for a restart may still have had something on its way
+      if (reply.kind === 'read') return options.onRead?.(reply.delta);
+      fed = reply.fed;
+      if (reply.kind === 'journal') pending.push({ journal: reply.journal, fed: reply.fed });
+      else {
+        worker = null;
+        void w.terminate();
+        if (reply.kind === 'done') heldDone = { journal: reply.journal, fed: reply.fed };
+        else {
+          const error = reply.cxrCode ? new CxrError(reply.cxrCode, reply.message) : Object.assign(new Error(reply.message), reply.errno ? { code: reply.errno } : {});
+          // a full disk is not the bytes' fault: say so at once
+          if (reply.errno === 'ENOSPC') return finish(error);
+          heldFailure = { error, fed: reply.fed };
+        }
       }
-    })().catch((error: unknown) => finish(error));
-  });
+      advance();
+    });
+    w.on('error', (error) => w === worker && finish(error));
+    w.on('exit', (code) => w === worker && finish(new Error(`the extraction thread stopped (exit code ${code}) before it finished`)));
+  };
+  launch();
+
+  return {
+    done,
+    written(part, bytes) {
+      if (settled) return;
+      const before = onDisk[part]!;
+      onDisk[part] = bytes;
+      if (bytes >= before) {
+        worker?.postMessage({ part, bytes } satisfies ThreadMessage);
+        return;
+      }
+      // bytes thrown away: whatever rests on this part's old bytes goes, and the thread starts again from the last
+      // safe journal if it had read them (a thread still before this part just sees the part start over)
+      verified[part] = false;
+      const touched = fed > part || (heldDone?.fed ?? 0) > part || (heldFailure?.fed ?? 0) > part;
+      if (!touched) {
+        worker?.postMessage({ part, bytes } satisfies ThreadMessage);
+        return;
+      }
+      // the new thread starts from the last safe journal and sends its own; the old thread's unsaved ones go
+      pending = [];
+      heldDone = null;
+      heldFailure = null;
+      const old = worker;
+      worker = null;
+      void old?.terminate();
+      launch();
+    },
+    verified(part) {
+      verified[part] = true;
+      if (!settled) advance();
+    },
+    stop(error) {
+      finish(error);
+    },
+  };
 }

@@ -1,33 +1,102 @@
+import { open, type FileHandle } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CxrError } from '../core/errors.js';
 import { extractArchive, type ArchiveJournal } from './extract-archive.js';
-import type { ThreadReply, ThreadStart } from './extract-in-thread.js';
+import type { ThreadMessage, ThreadReply, ThreadStart } from './extract-in-thread.js';
 
-// The extraction thread: runs extractArchive on the parts the main thread names, waiting for a 'ready' message
-// before it reads each one, and sends back the journal as it moves and how it ended. It owns no state of its own:
-// the main thread keeps the manifest, so a kill of either leaves the journal the main thread last saved.
+// The extraction thread: runs extractArchive over the parts as their bytes reach the disk, following each part
+// while it downloads (the main thread says how many bytes of each are written), and sends back the journal as it
+// moves, the number of parts it has started on (what the journal's entries may depend on), and how it ended. It
+// owns no state of its own: the main thread keeps the manifest and decides which journal is safe to save.
 const start = workerData as ThreadStart;
 const port = parentPort!;
-const readyParts = new Set<number>();
+const onDisk = [...start.onDisk];
 const waiting = new Map<number, () => void>();
-port.on('message', (message: { ready: number }) => {
-  readyParts.add(message.ready);
-  waiting.get(message.ready)?.();
+port.on('message', (message: ThreadMessage) => {
+  onDisk[message.part] = message.bytes;
+  waiting.get(message.part)?.();
 });
 const send = (reply: ThreadReply) => port.postMessage(reply);
 
+/** Parts whose bytes have begun to go into the decompressor: every entry out so far came from these. */
+let fed = 0;
+
+const READ = 1 << 20;
+
+/** Opens a part where it is: still growing under its partial name, or already verified and renamed into place. */
+async function openPart(i: number): Promise<FileHandle> {
+  const { partial, dest } = start.parts[i]!;
+  try {
+    return await open(partial, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return open(dest, 'r'); // renamed between the two calls is fine: rename is atomic, and the bytes are the same
+  }
+}
+
+/** Part i's bytes from its first, each read only once the main thread has said it is written. */
+async function* followPart(i: number): AsyncGenerator<Buffer> {
+  const size = start.parts[i]!.size;
+  let handle: FileHandle | null = null;
+  try {
+    for (let at = 0; at < size; ) {
+      const available = Math.min(onDisk[i]!, size);
+      if (available <= at) {
+        await new Promise<void>((resolve) => waiting.set(i, resolve));
+        continue;
+      }
+      handle ??= await openPart(i);
+      const want = Math.min(READ, available - at);
+      const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(want), 0, want, at);
+      // fewer bytes than announced only if the file was cut (a reset the main thread is about to act on): wait
+      if (bytesRead === 0) {
+        await new Promise<void>((resolve) => waiting.set(i, resolve));
+        continue;
+      }
+      at += bytesRead;
+      // counted from its first byte on, not from when the part was opened: entries still coming out of the previous
+      // part's last bytes while this one waits for its download rest on the previous parts only
+      fed = Math.max(fed, i + 1);
+      yield bytesRead === want ? buffer : buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle?.close();
+  }
+}
+
+// The journal moves on with every entry (tens of thousands); it is sent at most every JOURNAL_EVERY_MS, and always
+// before the thread's last word, so the main thread is not woken per image.
+const JOURNAL_EVERY_MS = 50;
+let unsent: ArchiveJournal | null = null;
+let lastSent = 0;
+let trailing: NodeJS.Timeout | undefined;
+const flushJournal = () => {
+  clearTimeout(trailing);
+  trailing = undefined;
+  if (unsent) send({ kind: 'journal', journal: { ...unsent }, fed });
+  unsent = null;
+  lastSent = Date.now();
+};
+const sendJournal = (journal: ArchiveJournal) => {
+  unsent = journal;
+  if (Date.now() - lastSent >= JOURNAL_EVERY_MS) flushJournal();
+  // the last change goes too, a moment later: the thread may now wait a long while for the next part's bytes
+  else trailing ??= setTimeout(flushJournal, JOURNAL_EVERY_MS);
+};
+
 extractArchive({
   outDir: start.outDir,
-  parts: start.parts,
+  partCount: start.parts.length,
+  readPart: followPart,
   journal: start.journal,
-  ready: (i) => (readyParts.has(i) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(i, resolve))),
-  onJournal: (journal: ArchiveJournal) => send({ kind: 'journal', journal }),
+  onJournal: sendJournal,
   onRead: (delta) => send({ kind: 'read', delta }),
 }).then(
   // no port.close() after the last message: the main thread ends the thread once it has the answer
-  (journal) => send({ kind: 'done', journal }),
+  (journal) => (flushJournal(), send({ kind: 'done', journal, fed })),
   (error: unknown) => {
+    flushJournal();
     const e = error as NodeJS.ErrnoException;
-    send(error instanceof CxrError ? { kind: 'failed', cxrCode: error.code, message: error.message } : { kind: 'failed', errno: e.code, message: e instanceof Error ? e.message : String(error) });
+    send(error instanceof CxrError ? { kind: 'failed', fed, cxrCode: error.code, message: error.message } : { kind: 'failed', fed, errno: e.code, message: e instanceof Error ? e.message : String(error) });
   },
 );

@@ -60,6 +60,8 @@ function memo(kind: string, b: Buffer, compute: () => string): string {
 }
 const gitSha1 = (b: Buffer) => memo('git-sha1', b, () => createHash('sha1').update(`blob ${b.length}\0`).update(b).digest('hex'));
 const sha256 = (b: Buffer) => memo('sha256', b, () => createHash('sha256').update(b).digest('hex'));
+// An LFS file's git oid is that of its pointer file, as on the real hub (not of the content, which git never holds).
+const lfsPointer = (b: Buffer) => Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${sha256(b)}\nsize ${b.length}\n`);
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -164,7 +166,7 @@ export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]
       for (const f of repo.files) for (let i = f.path.indexOf('/'); i > 0; i = f.path.indexOf('/', i + 1)) dirs.add(f.path.slice(0, i));
       const entries = [
         ...[...dirs].map((path) => ({ type: 'directory', oid: gitSha1(Buffer.from(path)), size: 0, path })),
-        ...repo.files.map((f) => ({ type: 'file', oid: gitSha1(f.content), size: f.lfs ? 134 : f.content.length, path: f.path, ...(f.lfs ? { lfs: { oid: sha256(f.content), size: f.content.length, pointerSize: 134 } } : {}) })),
+        ...repo.files.map((f) => ({ type: 'file', oid: gitSha1(f.lfs ? lfsPointer(f.content) : f.content), size: f.lfs ? 134 : f.content.length, path: f.path, ...(f.lfs ? { lfs: { oid: sha256(f.content), size: f.content.length, pointerSize: 134 } } : {}) })),
       ];
       const cursor = Number(url.searchParams.get('cursor') ?? 0);
       const page = entries.slice(cursor, cursor + pageSize);
