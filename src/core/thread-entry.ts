@@ -23,7 +23,13 @@ export interface ThreadEntryOptions {
 export function threadEntry(moduleName: string, callerUrl: string, options: ThreadEntryOptions = {}): { url: URL; execArgv: string[] } {
   if (!callerUrl.endsWith('.ts')) return { url: new URL(`./${moduleName}.js`, callerUrl), execArgv: [] };
   const source = new URL(`./${moduleName}.ts`, callerUrl);
-  if (options.bundle) return { url: bundled(source), execArgv: [] };
+  if (options.bundle) {
+    try {
+      return { url: bundled(source), execArgv: [] };
+    } catch {
+      // no esbuild, or a read-only checkout: through tsx, slower but the same code
+    }
+  }
   return { url: source, execArgv: ['--import', import.meta.resolve('tsx')] };
 }
 
