@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -136,3 +136,42 @@ followTest('a failure in verified bytes is the archive\'s own and is said', asyn
   await assert.rejects(s.extraction.done, /could not be read through zstd and tar/);
 });
 
+
+followTest('a copy thrown away at any moment — the thread reading it, opening it, or not there yet — is never extracted from', async (s) => {
+  // the same run at several moments; whatever the thread had done with the bad copy, every image comes out right
+  const [first, second] = s.bytes as [Buffer, Buffer];
+  const bad = Buffer.from(second);
+  for (let i = 500; i < bad.length - 500; i += 997) bad[i] = bad[i]! ^ 0xff;
+  s.append(0, first);
+  s.append(1, bad);
+  s.verify(0);
+  s.refetch(1, second); // at once: the thread may be mid-read of the bad copy, or opening its deleted file
+  const final = await s.extraction.done;
+  assert.equal(final.entriesDone, images.length);
+  for (const image of images) assert.deepEqual(readFileSync(join(s.dir, 'out', image.name)), image.content, image.name);
+});
+
+for (const delayMs of [0, 2, 10, 40]) {
+  followTest(`a copy thrown away ${delayMs} ms after it was announced is never extracted from`, async (s) => {
+    const [first, second] = s.bytes as [Buffer, Buffer];
+    const bad = Buffer.from(second);
+    for (let i = 500; i < bad.length - 500; i += 997) bad[i] = bad[i]! ^ 0xff;
+    s.append(0, first);
+    s.verify(0);
+    s.append(1, bad);
+    await new Promise((r) => setTimeout(r, delayMs));
+    s.refetch(1, second);
+    const final = await s.extraction.done;
+    assert.equal(final.entriesDone, images.length);
+    for (const image of images) assert.deepEqual(readFileSync(join(s.dir, 'out', image.name)), image.content, image.name);
+  });
+}
+
+followTest('the file system refusing a write is said at once, as itself, without waiting for the parts to verify', async (s) => {
+  // a file where the images' folder should be: the first image, read from the unverified part, cannot be written
+  mkdirSync(join(s.dir, 'out'));
+  writeFileSync(join(s.dir, 'out', 'deid_png'), 'a file where a folder should be');
+  s.append(0, s.bytes[0]!);
+  const held = new Promise((_, reject) => setTimeout(() => reject(new Error('held back: still waiting for verification after 10 s')), 10_000).unref());
+  await assert.rejects(Promise.race([s.extraction.done, held]), (error: NodeJS.ErrnoException) => typeof error.code === 'string' && /EEXIST|ENOTDIR/.test(error.code) && !/zstd and tar/.test(error.message));
+});

@@ -191,7 +191,14 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
     const extractNeeded = wantImages && !journal.complete;
 
     let saving = Promise.resolve();
-    const save = () => (saving = saving.then(() => ((manifest.updatedAt = now()), writeManifest(options.outDir, manifest))));
+    // Saves queue behind each other; one that fails (a full disk) fails the ones after it, and the run learns of it
+    // where it awaits `saving` or, for the journal's saves made in passing, through fail() below: never an
+    // unhandled rejection that would end the process without the full-disk message.
+    const save = () => {
+      saving = saving.then(() => ((manifest.updatedAt = now()), writeManifest(options.outDir, manifest)));
+      saving.catch(() => {});
+      return saving;
+    };
     if (pending.length === 0 && !extractNeeded) {
       manifest.completedAt ??= now();
       await save();
@@ -230,9 +237,9 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
             clearTimeout(trailingSave);
             if (Date.now() - lastJournalSave > 1000 || j.complete) {
               lastJournalSave = Date.now();
-              void save();
+              save().catch((error) => fail(error));
             } else {
-              trailingSave = setTimeout(() => ((lastJournalSave = Date.now()), void save()), 1000);
+              trailingSave = setTimeout(() => ((lastJournalSave = Date.now()), save().catch((error) => fail(error))), 1000);
             }
           },
         })

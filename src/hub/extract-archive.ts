@@ -162,7 +162,9 @@ async function extractOnce(options: ExtractOptions, journal: ArchiveJournal): Pr
     await feeding;
   } catch (error) {
     extract.destroy();
-    if (error instanceof CxrError || error instanceof JournalMismatch || (error as NodeJS.ErrnoException).code === 'ENOSPC') throw error;
+    // a system call's failure (a full disk, a quota, an I/O error: it names the call) is said as it is; anything
+    // else came out of zstd or tar reading the bytes
+    if (error instanceof CxrError || error instanceof JournalMismatch || typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new CxrError('download-corrupt', `deid_png archive: could not be read through zstd and tar after ${index} entries (${reason}); the verified parts do not form a valid archive. Try another revision or mirror.`);
   }

@@ -17,20 +17,19 @@ export interface ThreadStart {
   journal: ArchiveJournal;
   /** Bytes of each part written so far. */
   onDisk: number[];
+  /** Parts verified (and so in place under their own name). */
+  verified: boolean[];
 }
 
-/** What the main thread tells the extraction thread: part `part` now has `bytes` written. */
-export interface ThreadMessage {
-  part: number;
-  bytes: number;
-}
+/** What the main thread tells the extraction thread: part `part` now has `bytes` written, or is verified. */
+export type ThreadMessage = { part: number; bytes: number } | { part: number; verified: true };
 
 /** What the extraction thread tells the main thread. `fed`: how many parts it had started on (what the journal rests on). */
 export type ThreadReply =
   | { kind: 'journal'; journal: ArchiveJournal; fed: number }
   | { kind: 'read'; delta: number }
   | { kind: 'done'; journal: ArchiveJournal; fed: number }
-  | { kind: 'failed'; fed: number; cxrCode?: CxrErrorCode; errno?: string; message: string };
+  | { kind: 'failed'; fed: number; cxrCode?: CxrErrorCode; errno?: string; system?: boolean; message: string };
 
 /** What the download knows at the start and whom to tell. */
 export interface ExtractionOptions {
@@ -65,7 +64,7 @@ export interface Extraction {
  * once the first is complete only after four sevenths of the download); it reads each part's bytes as they are
  * written. Verification still comes first for what counts: a journal is passed on (and so saved) only when every
  * part its entries may rest on is verified, so a resumed run never trusts an entry made from unverified bytes.
- * When a part's bytes are thrown away (a bad copy, a server that ignored Range) after the thread read them, the
+ * When a part's bytes are thrown away (a bad copy, a server that ignored Range), the
  * thread is stopped and started again from the last safe journal: the entries after it are written again from the
  * new bytes (a flipped byte cannot rename an entry unseen: the tar header's checksum covers its name). A failure
  * the thread meets while the parts it read are unverified waits for them: if they verify, it is the archive's.
@@ -78,7 +77,6 @@ export function startExtraction(options: ExtractionOptions): Extraction {
   let pending: { journal: ArchiveJournal; fed: number }[] = [];
   let heldDone: { journal: ArchiveJournal; fed: number } | null = null;
   let heldFailure: { error: Error; fed: number } | null = null;
-  let fed = 0; // parts the running thread has started on
   let worker: Worker | null = null;
   let settled = false;
   let resolveDone!: (journal: ArchiveJournal) => void;
@@ -116,23 +114,25 @@ export function startExtraction(options: ExtractionOptions): Extraction {
     }
   };
   const launch = () => {
-    fed = 0;
-    const start: ThreadStart = { outDir: options.outDir, parts: options.parts, journal: safe, onDisk };
+    const start: ThreadStart = { outDir: options.outDir, parts: options.parts, journal: safe, onDisk, verified };
     const w = new Worker(url, { execArgv, workerData: start });
     worker = w;
     w.on('message', (reply: ThreadReply) => {
       if (w !== worker) return; // a thread stopped for a restart may still have had something on its way
       if (reply.kind === 'read') return options.onRead?.(reply.delta);
-      fed = reply.fed;
-      if (reply.kind === 'journal') pending.push({ journal: reply.journal, fed: reply.fed });
+      if (reply.kind === 'journal') {
+        // the newest journal for each number of parts is all that can ever be passed on
+        if (pending.at(-1)?.fed === reply.fed) pending.pop();
+        pending.push({ journal: reply.journal, fed: reply.fed });
+      }
       else {
         worker = null;
         void w.terminate();
         if (reply.kind === 'done') heldDone = { journal: reply.journal, fed: reply.fed };
         else {
           const error = reply.cxrCode ? new CxrError(reply.cxrCode, reply.message) : Object.assign(new Error(reply.message), reply.errno ? { code: reply.errno } : {});
-          // a full disk is not the bytes' fault: say so at once
-          if (reply.errno === 'ENOSPC') return finish(error);
+          // the file system's refusal (a full disk, a quota, an I/O error) is not the bytes' fault: say it at once
+          if (reply.system) return finish(error);
           heldFailure = { error, fed: reply.fed };
         }
       }
@@ -154,13 +154,10 @@ export function startExtraction(options: ExtractionOptions): Extraction {
         return;
       }
       // bytes thrown away: whatever rests on this part's old bytes goes, and the thread starts again from the last
-      // safe journal if it had read them (a thread still before this part just sees the part start over)
+      // safe journal. Always, not only when the thread is known to have read them: it learns of the part's bytes
+      // and says how far it got by messages, and in between it may have opened the old copy (which, deleted, it
+      // could go on reading) or be about to report what it made of it.
       verified[part] = false;
-      const touched = fed > part || (heldDone?.fed ?? 0) > part || (heldFailure?.fed ?? 0) > part;
-      if (!touched) {
-        worker?.postMessage({ part, bytes } satisfies ThreadMessage);
-        return;
-      }
       // the new thread starts from the last safe journal and sends its own; the old thread's unsaved ones go
       pending = [];
       heldDone = null;
@@ -172,7 +169,9 @@ export function startExtraction(options: ExtractionOptions): Extraction {
     },
     verified(part) {
       verified[part] = true;
-      if (!settled) advance();
+      if (settled) return;
+      worker?.postMessage({ part, verified: true } satisfies ThreadMessage);
+      advance();
     },
     stop(error) {
       finish(error);

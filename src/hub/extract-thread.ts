@@ -11,11 +11,14 @@ import type { ThreadMessage, ThreadReply, ThreadStart } from './extract-in-threa
 const start = workerData as ThreadStart;
 const port = parentPort!;
 const onDisk = [...start.onDisk];
+const verified = [...start.verified];
 const waiting = new Map<number, () => void>();
 port.on('message', (message: ThreadMessage) => {
-  onDisk[message.part] = message.bytes;
+  if ('verified' in message) verified[message.part] = true;
+  else onDisk[message.part] = message.bytes;
   waiting.get(message.part)?.();
 });
+const nextWord = (i: number) => new Promise<void>((resolve) => waiting.set(i, resolve));
 const send = (reply: ThreadReply) => port.postMessage(reply);
 
 /** Parts whose bytes have begun to go into the decompressor: every entry out so far came from these. */
@@ -23,15 +26,20 @@ let fed = 0;
 
 const READ = 1 << 20;
 
-/** Opens a part where it is: still growing under its partial name, or already verified and renamed into place. */
-async function openPart(i: number): Promise<FileHandle> {
+/**
+ * Opens a part where it is: under its partial name while it downloads, or, once the main thread has said it is
+ * verified, under its own (a file there before that may be a stale copy being fetched again). Null when it is at
+ * neither yet (deleted for a new copy: the main thread is about to restart this thread, or announce new bytes).
+ */
+async function openPart(i: number): Promise<FileHandle | null> {
   const { partial, dest } = start.parts[i]!;
   try {
     return await open(partial, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return open(dest, 'r'); // renamed between the two calls is fine: rename is atomic, and the bytes are the same
   }
+  if (!verified[i]) return null;
+  return open(dest, 'r'); // renamed between the two calls is fine: rename is atomic, and the bytes are the same
 }
 
 /** Part i's bytes from its first, each read only once the main thread has said it is written. */
@@ -42,21 +50,25 @@ async function* followPart(i: number): AsyncGenerator<Buffer> {
     for (let at = 0; at < size; ) {
       const available = Math.min(onDisk[i]!, size);
       if (available <= at) {
-        await new Promise<void>((resolve) => waiting.set(i, resolve));
+        await nextWord(i);
         continue;
       }
+      // counted from before the part is opened (an error opening or reading it rests on it too), not from when
+      // the previous part ended: entries still coming out of that part's last bytes rest on the earlier parts only
+      fed = Math.max(fed, i + 1);
       handle ??= await openPart(i);
+      if (!handle) {
+        await nextWord(i);
+        continue;
+      }
       const want = Math.min(READ, available - at);
       const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(want), 0, want, at);
       // fewer bytes than announced only if the file was cut (a reset the main thread is about to act on): wait
       if (bytesRead === 0) {
-        await new Promise<void>((resolve) => waiting.set(i, resolve));
+        await nextWord(i);
         continue;
       }
       at += bytesRead;
-      // counted from its first byte on, not from when the part was opened: entries still coming out of the previous
-      // part's last bytes while this one waits for its download rest on the previous parts only
-      fed = Math.max(fed, i + 1);
       yield bytesRead === want ? buffer : buffer.subarray(0, bytesRead);
     }
   } finally {
@@ -97,6 +109,8 @@ extractArchive({
   (error: unknown) => {
     flushJournal();
     const e = error as NodeJS.ErrnoException;
-    send(error instanceof CxrError ? { kind: 'failed', fed, cxrCode: error.code, message: error.message } : { kind: 'failed', fed, errno: e.code, message: e instanceof Error ? e.message : String(error) });
+    if (error instanceof CxrError) send({ kind: 'failed', fed, cxrCode: error.code, message: error.message });
+    // a system call's refusal (it names the call) is the file system's, not the bytes'
+    else send({ kind: 'failed', fed, errno: e.code, system: typeof e.syscall === 'string', message: e instanceof Error ? e.message : String(error) });
   },
 );
