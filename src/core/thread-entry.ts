@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -53,6 +53,11 @@ function bundled(source: URL): URL {
     const partial = `${file}.${process.pid}.tmp`;
     writeFileSync(partial, code);
     renameSync(partial, file);
+    // earlier versions of this thread's bundle, an hour old or more (not one a run still starting may be about to load)
+    for (const other of readdirSync(dir)) {
+      const path = join(dir, other);
+      if (other.startsWith(`${name}-`) && path !== file && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
+    }
   }
   return pathToFileURL(file);
 }
