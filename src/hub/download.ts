@@ -220,13 +220,12 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
 
     let lastJournalSave = 0;
     let trailingSave: NodeJS.Timeout | undefined;
-    const onDisk = parts.map((p) => (pending.includes(p) ? have.get(p)! : p.size));
     const extraction = extractNeeded
       ? startExtraction({
           outDir: options.outDir,
           parts: parts.map((p) => ({ partial: partialPath(options.outDir, p), dest: join(options.outDir, p.dest), size: p.size })),
           journal,
-          onDisk,
+          onDisk: parts.map((p) => (pending.includes(p) ? have.get(p)! : p.size)),
           verified: parts.map((p) => !pending.includes(p)),
           onRead: (delta) => emit({ kind: 'extract', journal: manifest.archive ?? journal, parts: parts.length, readDelta: delta }),
           onJournal: (j) => {
@@ -260,8 +259,7 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
         const onBytes = (delta: number) => {
           emit({ kind: 'bytes', name, delta });
           if (index < 0) return;
-          onDisk[index]! += delta;
-          extraction?.written(index, onDisk[index]!);
+          extraction?.wrote(index, delta);
         };
         try {
           const mtimeMs = await fetchVerified(

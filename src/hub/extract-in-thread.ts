@@ -49,8 +49,8 @@ export interface ExtractionOptions {
 export interface Extraction {
   /** Resolves with the final journal once every entry is out and every part verified. */
   done: Promise<ArchiveJournal>;
-  /** Part `part` now has `bytes` on disk; fewer than before means what was there was thrown away. */
-  written(part: number, bytes: number): void;
+  /** Part `part`'s bytes on disk changed by `delta`, as the download reports them: negative when a copy is thrown away. */
+  wrote(part: number, delta: number): void;
   /** Part `part` matched the listing's size and hash. */
   verified(part: number): void;
   /** The run failed elsewhere: stop, with that error. */
@@ -64,9 +64,8 @@ export interface Extraction {
  * once the first is complete only after four sevenths of the download); it reads each part's bytes as they are
  * written. Verification still comes first for what counts: a journal is passed on (and so saved) only when every
  * part its entries may rest on is verified, so a resumed run never trusts an entry made from unverified bytes.
- * When a part's bytes are thrown away (a bad copy, a server that ignored Range), the
- * thread is stopped and started again from the last safe journal: the entries after it are written again from the
- * new bytes (a flipped byte cannot rename an entry unseen: the tar header's checksum covers its name). A failure
+ * When a part's bytes are thrown away (a bad copy, a server that ignored Range), the thread is stopped and started
+ * again from the last safe journal: the entries after it are written again from the new bytes (a flipped byte cannot rename an entry unseen: the tar header's checksum covers its name). A failure
  * the thread meets while the parts it read are unverified waits for them: if they verify, it is the archive's.
  */
 export function startExtraction(options: ExtractionOptions): Extraction {
@@ -145,11 +144,10 @@ export function startExtraction(options: ExtractionOptions): Extraction {
 
   return {
     done,
-    written(part, bytes) {
+    wrote(part, delta) {
       if (settled) return;
-      const before = onDisk[part]!;
-      onDisk[part] = bytes;
-      if (bytes >= before) {
+      const bytes = (onDisk[part]! += delta);
+      if (delta >= 0) {
         worker?.postMessage({ part, bytes } satisfies ThreadMessage);
         return;
       }
