@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { CxrError } from '../core/errors.js';
 import { TOOL_VERSION } from '../core/version.js';
 import { EMPTY_JOURNAL, type ArchiveJournal } from './extract-archive.js';
+import { ConnectionPool } from './connection-pool.js';
 import { startExtraction } from './extract-in-thread.js';
-import { fetchVerified, partialPath, type FetchSettings } from './fetch-file.js';
+import { DEFAULT_RANGE_BYTES, fetchVerified, partialPath, type FetchSettings } from './fetch-file.js';
 import { hashFile } from './file-hash.js';
 import { diskFullError, statfsFree, type FreeSpace } from './free-space.js';
 import { listRepoFiles, resolveRevision, type HubConnection } from './hub-client.js';
@@ -21,6 +22,7 @@ export interface DownloadOptions {
   /** `--revision`: one revision for every repo, or `repo=rev` pairs; undefined pins `main` at the start. */
   revision?: string;
   hub: HubConnection;
+  /** Connections at once: several files, or several ranges of one large file (the earliest unfinished file first). */
   concurrency: number;
   settings: FetchSettings;
   /** Hash every file on disk again instead of trusting the manifest's size and mtime. */
@@ -244,6 +246,9 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
         })
       : null;
     const stop = new AbortController();
+    const connections = Math.max(1, options.concurrency);
+    // ranges fetched ahead of their file's end wait in memory: at most one per connection but the one writing
+    const pool = new ConnectionPool(connections, connections - 1, options.settings.rangeBytes ?? DEFAULT_RANGE_BYTES);
     const queue = [...pending];
     let failure: unknown = null;
     const fail = (error: unknown) => {
@@ -263,7 +268,7 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
         };
         try {
           const mtimeMs = await fetchVerified(
-            { hub: options.hub, revision: manifest.repos[file.repo]!.revision, outDir: options.outDir, settings: options.settings, signal: stop.signal, onBytes, onRetry: (message) => emit({ kind: 'retry', message }) },
+            { hub: options.hub, revision: manifest.repos[file.repo]!.revision, outDir: options.outDir, settings: options.settings, pool, order: pending.indexOf(file), signal: stop.signal, onBytes, onRetry: (message) => emit({ kind: 'retry', message }) },
             file,
           );
           Object.assign(recordOf(manifest, file), { verifiedAt: now(), mtimeMs });
@@ -277,7 +282,7 @@ export async function downloadDataset(options: DownloadOptions): Promise<Downloa
       }
     };
     const extracted = extraction ? extraction.done.catch((error) => fail(error)) : Promise.resolve();
-    await Promise.all([...Array.from({ length: Math.max(1, options.concurrency) }, worker), extracted]);
+    await Promise.all([...Array.from({ length: connections }, worker), extracted]);
     clearTimeout(trailingSave);
     void save(); // the journal as it stands, also when the run failed: a rerun goes on from there
     await saving;

@@ -1,22 +1,29 @@
 import { mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CxrError } from '../core/errors.js';
 import { accessError, isAccessRefusal } from './access-error.js';
+import type { ConnectionPool, Lease } from './connection-pool.js';
 import { contentHash, hashPrefix, type ContentHash } from './file-hash.js';
 import { httpGet } from './http-get.js';
 import type { HubConnection } from './hub-client.js';
 import { STATE_DIR, type PlannedFile } from './selection.js';
 
-/** How hard to try one file. */
+/** How hard to try one file, and in what pieces. */
 export interface FetchSettings {
-  /** Failed attempts in a row (no byte received) before giving up on a file. */
+  /** Failed attempts in a row (no byte received) before giving up on a range of a file. */
   retries: number;
   /** First wait between attempts; doubled each time, at most 30 s (a Retry-After from the server wins). */
   backoffMs: number;
   /** An attempt that receives nothing for this long is dropped and retried from where it stopped. */
   stallMs: number;
+  /** A file larger than this is fetched as ranges of this size over several connections at once (default 8 MB). */
+  rangeBytes?: number;
 }
+
+/** Ranges of 8 MB: big enough that a request's round trip is small beside its transfer, small enough that the few held in memory stay cheap. */
+export const DEFAULT_RANGE_BYTES = 8 << 20;
 
 /** What fetching one file needs to know and whom to tell about bytes. */
 export interface FetchContext {
@@ -24,6 +31,10 @@ export interface FetchContext {
   revision: string;
   outDir: string;
   settings: FetchSettings;
+  /** The run's connections, shared by every file; see ConnectionPool for the order they are handed out in. */
+  pool: ConnectionPool;
+  /** This file's place in the plan: an earlier file gets connections first. */
+  order: number;
   /** Bytes of this file now on disk changed by `delta` (negative when a bad copy is thrown away). */
   onBytes: (delta: number) => void;
   /** Aborted when the run stops (another file failed): no new attempt starts. */
@@ -44,7 +55,15 @@ class Transient extends Error {
   }
 }
 
+/** The server answered a ranged request with the whole file (it does not do ranges): fetch the file whole, from its first byte. */
+class RangesIgnored extends Error {}
+
+/** The server refused the range as past the file's end (416): what is on disk cannot be right, so the file starts over. */
+class StartOver extends Transient {}
+
 const WRITE_BATCH = 256 << 10;
+/** A range at the file's end stops reading from its connection while this much of it waits to be written. */
+const HIGH_WATER = 1 << 20;
 const MAX_REDIRECTS = 5;
 
 function resolveUrl(ctx: FetchContext, file: PlannedFile): string {
@@ -52,18 +71,34 @@ function resolveUrl(ctx: FetchContext, file: PlannedFile): string {
   return `${ctx.hub.endpoint.replace(/\/+$/, '')}/datasets/${file.repo}/resolve/${encodeURIComponent(ctx.revision)}/${path}`;
 }
 
+/** The Range header for bytes [from, to) of a file of `size` bytes: none for the whole file, open-ended to its end. */
+function rangeHeader(from: number, to: number, size: number): string | null {
+  if (from === 0 && to === size) return null;
+  return to === size ? `bytes=${from}-` : `bytes=${from}-${to - 1}`;
+}
+
 /**
- * Opens the file at `start`, following redirects by hand: the hub answers `resolve` for an LFS file with a redirect
- * to a CDN, and the token must not follow it there (the CDN URL is signed), so Authorization is sent only to the
- * hub's own origin.
+ * Where a file's requests go once the first has followed the hub's redirect: the CDN address it led to. A file
+ * fetched as many ranges asks the hub once, not once per range (the hub's `resolve` is rate-limited; the signed
+ * address is what hf_transfer and huggingface_hub fetch from too). Forgotten when the CDN refuses it (expired).
  */
-async function openAt(ctx: FetchContext, file: PlannedFile, start: number, signal: AbortSignal): Promise<IncomingMessage> {
+interface Redirected {
+  url?: string;
+}
+
+/**
+ * Opens bytes [from, to) of the file, following redirects by hand: the hub answers `resolve` for an LFS file with a
+ * redirect to a CDN, and the token must not follow it there (the CDN URL is signed), so Authorization is sent only
+ * to the hub's own origin.
+ */
+async function openRange(ctx: FetchContext, file: PlannedFile, from: number, to: number, signal: AbortSignal, redirected: Redirected): Promise<IncomingMessage> {
   const first = resolveUrl(ctx, file);
   const hubOrigin = new URL(first).origin;
-  let url = first;
+  let url = redirected.url ?? first;
+  const range = rangeHeader(from, to, file.size);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const headers: Record<string, string> = {};
-    if (start > 0) headers.Range = `bytes=${start}-`;
+    if (range) headers.Range = range;
     if (ctx.hub.token && new URL(url).origin === hubOrigin) headers.Authorization = `Bearer ${ctx.hub.token}`;
     let res: IncomingMessage;
     try {
@@ -78,6 +113,13 @@ async function openAt(ctx: FetchContext, file: PlannedFile, start: number, signa
       url = new URL(location, url).href;
       continue;
     }
+    if (url === redirected.url && (isAccessRefusal(status) || status === 410)) {
+      // the CDN address remembered from an earlier range has expired: ask the hub again (which may refuse, said below)
+      res.resume();
+      redirected.url = undefined;
+      url = first;
+      continue;
+    }
     if (isAccessRefusal(status)) {
       res.resume();
       const errorCode = res.headers['x-error-code'];
@@ -88,6 +130,7 @@ async function openAt(ctx: FetchContext, file: PlannedFile, start: number, signa
       const after = Number(res.headers['retry-after']);
       throw new Transient(`${file.repo}/${file.path}: HTTP ${status}`, Number.isFinite(after) && after > 0 ? after * 1000 : undefined);
     }
+    if (url !== first) redirected.url = url;
     return res;
   }
   throw new Transient(`${file.repo}/${file.path}: more than ${MAX_REDIRECTS} redirects`);
@@ -107,82 +150,235 @@ async function sizeOnDisk(path: string): Promise<number> {
   }
 }
 
+/** Empties the partial file (a copy that cannot be continued), telling the listener its bytes are gone. */
+async function startOver(ctx: FetchContext, partial: string): Promise<void> {
+  const had = await sizeOnDisk(partial);
+  if (had === 0) return;
+  await truncate(partial, 0);
+  ctx.onBytes(-had);
+}
+
+/** Bytes [start, end) of the file, fetched by one request at a time (the next one from where the last stopped). */
+interface Range {
+  start: number;
+  end: number;
+  /** Bytes received so far, from `start`. */
+  got: number;
+  /** Of those, bytes written to the partial file. */
+  flushed: number;
+  /** Where a range fetched ahead of the file's end keeps its bytes until written (the pool's, given back after). */
+  buffer: Buffer | null;
+  /** Without a buffer: the received pieces not yet written, as they came. */
+  pieces: Buffer[];
+}
+
 /**
- * One attempt: appends what the server sends from the current end of the partial file. Returns the bytes received;
- * throws Transient for anything a retry may fix. Writes are batched (256 kB, one writev) and awaited one by one, so when the
- * link drops the file on disk holds exactly the bytes written, and the next attempt's Range starts there.
+ * One pass over what the file still lacks: the rest is cut into ranges, fetched over as many of the pool's
+ * connections as it hands this file, and appended to the partial file strictly in order, so the file on disk is
+ * always a prefix of the real one (a kill loses at most the ranges held in memory; the next run resumes at the
+ * file's end, as if it had been fetched by one request). Each range retries on its own, with backoff, from where
+ * it stopped; the pass ends when the file is complete or a range gives up (what is in order by then is written).
  */
-async function attempt(ctx: FetchContext, file: PlannedFile, partial: string, running: RunningHash): Promise<number> {
-  let start = await sizeOnDisk(partial);
-  if (start > file.size) {
-    await truncate(partial, 0);
-    ctx.onBytes(-start);
-    start = 0;
+async function fetchPass(ctx: FetchContext, file: PlannedFile, partial: string, running: RunningHash, whole: boolean, redirected: Redirected): Promise<void> {
+  let written = await sizeOnDisk(partial);
+  if (written > file.size) {
+    await startOver(ctx, partial);
+    written = 0;
   }
-  await running.at(partial, start);
-  if (start === file.size) return 0;
-  const controller = new AbortController();
-  let timer = setTimeout(() => controller.abort(new Error(`nothing received for ${ctx.settings.stallMs / 1000} s`)), ctx.settings.stallMs);
-  const signal = ctx.signal ? AbortSignal.any([controller.signal, ctx.signal]) : controller.signal;
-  const res = await openAt(ctx, file, start, signal).catch((e) => {
-    clearTimeout(timer);
-    throw e;
-  });
-  const status = res.statusCode ?? 0;
-  if (start > 0 && status === 200) {
-    // the server ignored Range: take the whole file again rather than append a second copy
-    await truncate(partial, 0);
-    ctx.onBytes(-start);
-    start = 0;
-    await running.at(partial, 0);
-  } else if (status === 416 || (status !== 200 && status !== 206)) {
-    clearTimeout(timer);
-    res.resume();
-    if (status === 416) await truncate(partial, 0), ctx.onBytes(-start);
-    throw new Transient(`${file.repo}/${file.path}: HTTP ${status}`);
-  } else if (status === 206 && !(res.headers['content-range'] ?? '').startsWith(`bytes ${start}-`)) {
-    clearTimeout(timer);
-    res.resume();
-    throw new Transient(`${file.repo}/${file.path}: the server sent a range other than the one asked`);
-  }
-  await mkdir(dirname(partial), { recursive: true });
-  const handle = await open(partial, start === 0 ? 'w' : 'a');
-  let received = 0;
-  let batch: Buffer[] = [];
-  let batched = 0;
-  const flush = async () => {
-    if (batched === 0) return;
-    const data = batch;
-    const bytes = batched;
-    batch = [];
-    batched = 0;
-    await handle.writev(data);
-    for (const b of data) running.update(b);
-    ctx.onBytes(bytes);
+  await running.at(partial, written);
+  if (written === file.size) return;
+  const span = whole || ctx.pool.size < 2 || ctx.pool.buffers === 0 ? Infinity : (ctx.settings.rangeBytes ?? DEFAULT_RANGE_BYTES);
+  const ranges: Range[] = [];
+  for (let at = written; at < file.size; at += span) ranges.push({ start: at, end: Math.min(file.size, at + span), got: 0, flushed: 0, buffer: null, pieces: [] });
+
+  const stop = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([stop.signal, ctx.signal]) : stop.signal;
+  let failure: unknown = null;
+  const fail = (error: unknown) => {
+    if (failure === null) (failure = error), stop.abort(error);
+    wakeReaders();
   };
-  try {
-    for await (const chunk of res as AsyncIterable<Buffer>) {
-      clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(new Error(`nothing received for ${ctx.settings.stallMs / 1000} s`)), ctx.settings.stallMs);
-      received += chunk.length;
-      batch.push(chunk);
-      batched += chunk.length;
-      if (batched >= WRITE_BATCH) await flush();
-      if (start + received > file.size) break;
+
+  // The writer: appends the first unwritten range's bytes, then the next range's, one write of about 256 kB at a
+  // time (once that much waits, once the range is complete, or when the pass ends). Readers waiting for room are
+  // woken after each write.
+  await mkdir(dirname(partial), { recursive: true });
+  const handle = await open(partial, written === 0 ? 'w' : 'a');
+  let head = 0;
+  let flushAll = false;
+  const complete = (r: Range) => r.start + r.got === r.end;
+  const waiting = (r: Range) => r.got - r.flushed;
+  const ready = (r: Range) => waiting(r) > 0 && (waiting(r) >= WRITE_BATCH || complete(r) || flushAll);
+  const giveBack = (r: Range) => {
+    if (r.buffer) ctx.pool.giveBack(r.buffer), (r.buffer = null);
+  };
+  let readers: (() => void)[] = [];
+  const wakeReaders = () => {
+    const woken = readers;
+    readers = [];
+    for (const wake of woken) wake();
+  };
+  const drain = async () => {
+    while (head < ranges.length) {
+      const r = ranges[head]!;
+      if (ready(r)) {
+        // at most WRITE_BATCH (plus a piece) per call: on ext4 one 8 MB write cost seven times the system time of the same bytes in 256 kB writes
+        const data: Buffer[] = [];
+        let bytes = 0;
+        if (r.buffer) {
+          bytes = Math.min(waiting(r), WRITE_BATCH);
+          data.push(r.buffer.subarray(r.flushed, r.flushed + bytes));
+        } else {
+          let n = 0;
+          while (n < r.pieces.length && bytes < WRITE_BATCH) bytes += r.pieces[n++]!.length;
+          data.push(...r.pieces.splice(0, n));
+        }
+        r.flushed += bytes;
+        await handle.writev(data);
+        for (const b of data) running.update(b);
+        written += bytes;
+        ctx.onBytes(bytes);
+        wakeReaders();
+      } else if (complete(r) && waiting(r) === 0) {
+        giveBack(r);
+        head++;
+      } else {
+        return;
+      }
     }
-    await flush();
-    if (!res.complete && start + received < file.size) throw new Error('the server closed the connection early');
-  } catch (error) {
-    await flush().catch(() => {});
-    if (error instanceof CxrError || (error as NodeJS.ErrnoException).code === 'ENOSPC') throw error;
-    throw new Transient(`${file.repo}/${file.path}: connection lost after ${start + received} of ${file.size} bytes (${describeNetworkError(error, signal)})`);
+  };
+  let writing: Promise<void> | null = null;
+  const write = (): Promise<void> =>
+    (writing ??= drain().then(
+      () => {
+        writing = null;
+        // bytes that arrived after drain's last look
+        if (head < ranges.length && ready(ranges[head]!)) return write();
+      },
+      (error: unknown) => {
+        writing = null;
+        fail(error);
+      },
+    ));
+
+  // The first range's answer says where the CDN is and whether the server does ranges at all: the others wait for
+  // it, so a file asks the hub once and a server without ranges is not sent a burst of requests it will answer whole.
+  let answered!: () => void;
+  const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
+
+  /** One request for the rest of a range; its bytes are queued for the writer as they come. */
+  const attempt = async (r: Range): Promise<void> => {
+    const from = r.start + r.got;
+    const controller = new AbortController();
+    const stalled = () => controller.abort(new Error(`nothing received for ${ctx.settings.stallMs / 1000} s`));
+    let timer = setTimeout(stalled, ctx.settings.stallMs);
+    const requestSignal = AbortSignal.any([controller.signal, signal]);
+    try {
+      const res = await openRange(ctx, file, from, r.end, requestSignal, redirected).finally(answered);
+      const status = res.statusCode ?? 0;
+      if (status === 200 && rangeHeader(from, r.end, file.size) !== null) {
+        res.destroy();
+        throw new RangesIgnored();
+      }
+      if (status === 416) {
+        res.resume();
+        throw new StartOver(`${file.repo}/${file.path}: HTTP 416 (the hub's copy is shorter than listed, or changed)`);
+      }
+      if (status !== 200 && status !== 206) {
+        res.resume();
+        throw new Transient(`${file.repo}/${file.path}: HTTP ${status}`);
+      }
+      if (status === 206 && !(res.headers['content-range'] ?? '').startsWith(`bytes ${from}-`)) {
+        res.resume();
+        throw new Transient(`${file.repo}/${file.path}: the server sent a range other than the one asked`);
+      }
+      let over = false;
+      try {
+        for await (const chunk of res as AsyncIterable<Buffer>) {
+          clearTimeout(timer);
+          timer = setTimeout(stalled, ctx.settings.stallMs);
+          const room = r.end - r.start - r.got;
+          // more than asked: a server that got the range wrong; what fits is kept and the hash has the last word
+          const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+          if (r.buffer) piece.copy(r.buffer, r.got);
+          else if (piece.length > 0) r.pieces.push(piece);
+          r.got += piece.length;
+          if (chunk.length > room) {
+            over = true;
+            break;
+          }
+          if (ready(r) && ranges[head] === r) void write();
+          // the range being written waits for the disk rather than piling up in memory; the ones after it are bounded by their length
+          while (ranges[head] === r && waiting(r) >= HIGH_WATER && !signal.aborted) await new Promise<void>((wake) => readers.push(wake));
+        }
+        if (!over && !res.complete && !complete(r)) throw new Error('the server closed the connection early');
+      } catch (error) {
+        if (error instanceof CxrError) throw error;
+        throw new Transient(`${file.repo}/${file.path}: connection lost after ${r.start + r.got} of ${file.size} bytes (${describeNetworkError(error, requestSignal)})`);
+      } finally {
+        // a response read to its end goes back to the agent for the next range; anything else is closed
+        if (!res.complete) res.destroy();
+      }
+      if (!complete(r)) throw new Transient(`${file.repo}/${file.path}: the response ended at ${r.start + r.got} of ${file.size} bytes`);
+      void write();
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  /** A range's attempts, with backoff; gives up after `retries` failures in a row that brought no byte. */
+  const fetchRange = async (r: Range): Promise<void> => {
+    let failures = 0;
+    for (;;) {
+      const before = r.got;
+      try {
+        await attempt(r);
+        return;
+      } catch (error) {
+        if (!(error instanceof Transient) || error instanceof StartOver || signal.aborted) throw error;
+        failures = r.got > before ? 1 : failures + 1;
+        if (failures > ctx.settings.retries) {
+          throw new CxrError('download-incomplete', `${error.message}; gave up after ${ctx.settings.retries} retries. What arrived is kept: rerun the same command to go on from there.`);
+        }
+        const wait = error.retryAfterMs ?? Math.min(30_000, ctx.settings.backoffMs * 2 ** Math.max(0, failures - 1));
+        ctx.onRetry?.(`${error.message}; retrying in ${(wait / 1000).toFixed(1)} s`);
+        await sleep(wait, undefined, { signal });
+      }
+    }
+  };
+
+  const fetching: Promise<void>[] = [];
+  try {
+    for (let i = 0; i < ranges.length && failure === null; i++) {
+      const r = ranges[i]!;
+      if (i === 1) await Promise.race([firstAnswer, new Promise((wake) => signal.addEventListener('abort', wake, { once: true }))]);
+      // the first range is at the file's end on disk and is written as it comes; later ones wait in a buffer
+      let lease: Lease;
+      try {
+        lease = await ctx.pool.acquire([ctx.order, r.start], i > 0, signal);
+      } catch (error) {
+        fail(error);
+        break;
+      }
+      r.buffer = lease.buffer;
+      fetching.push(
+        fetchRange(r)
+          .catch(fail)
+          .finally(() => lease.release()),
+      );
+    }
+    await Promise.all(fetching);
+    await write();
   } finally {
-    clearTimeout(timer);
-    res.destroy();
+    // what is in order is kept (the received part of the range at the file's end included); the rest is dropped
+    flushAll = true;
+    await write().catch(() => {});
+    await writing;
     await handle.close();
+    for (const r of ranges) giveBack(r);
   }
-  if (start + received < file.size) throw new Transient(`${file.repo}/${file.path}: the response ended at ${start + received} of ${file.size} bytes`);
-  return received;
+  if (failure !== null) throw failure;
+  if (written < file.size) throw new Transient(`${file.repo}/${file.path}: ${written} of ${file.size} bytes written`);
 }
 
 /**
@@ -215,24 +411,35 @@ class RunningHash {
   }
 }
 
-/** Downloads until the partial file holds `file.size` bytes, retrying with backoff; refusals and ENOSPC end it at once. */
+/**
+ * Downloads until the partial file holds `file.size` bytes. A server that ignores ranges gets the file whole; one
+ * that says the range is past the file's end gets it from its first byte, with backoff. Refusals, ENOSPC and a
+ * range that gave up end it.
+ */
 async function download(ctx: FetchContext, file: PlannedFile, partial: string, running: RunningHash): Promise<void> {
+  const redirected: Redirected = {};
+  let whole = false;
   let failures = 0;
   for (;;) {
-    const before = await sizeOnDisk(partial);
     try {
-      await attempt(ctx, file, partial, running);
+      await fetchPass(ctx, file, partial, running, whole, redirected);
       return;
     } catch (error) {
-      if (!(error instanceof Transient) || ctx.signal?.aborted) throw error;
-      // an attempt that moved the file forward is not a failure in a row: a flaky link still gets there
-      failures = (await sizeOnDisk(partial)) > before ? 1 : failures + 1;
-      if (failures > ctx.settings.retries) {
+      if (ctx.signal?.aborted) throw error;
+      if (error instanceof RangesIgnored) {
+        // the bytes on disk cannot be continued without ranges: the whole file, from its first byte, by one request
+        whole = true;
+        await startOver(ctx, partial);
+        continue;
+      }
+      if (!(error instanceof Transient)) throw error;
+      if (error instanceof StartOver) await startOver(ctx, partial);
+      if (++failures > ctx.settings.retries) {
         throw new CxrError('download-incomplete', `${error.message}; gave up after ${ctx.settings.retries} retries. What arrived is kept: rerun the same command to go on from there.`);
       }
-      const wait = error.retryAfterMs ?? Math.min(30_000, ctx.settings.backoffMs * 2 ** Math.max(0, failures - 1));
+      const wait = error.retryAfterMs ?? Math.min(30_000, ctx.settings.backoffMs * 2 ** (failures - 1));
       ctx.onRetry?.(`${error.message}; retrying in ${(wait / 1000).toFixed(1)} s`);
-      await new Promise((r) => setTimeout(r, wait));
+      await sleep(wait, undefined, ctx.signal ? { signal: ctx.signal } : undefined);
     }
   }
 }

@@ -37,6 +37,10 @@ export interface Faults {
   throttleMs: number;
   /** Paths the CDN does not answer while they are here (a download that hangs: for kill tests). */
   hold: Set<string>;
+  /** Paths whose Range header the CDN ignores, answering 200 with the whole file (a server without range support). */
+  ignoreRange: Set<string>;
+  /** The CDN answers 403 for this path this many times, as S3 does once a signed address has expired. */
+  expire: Map<string, number>;
 }
 
 /** The running stand-in: a hub on one 127.0.0.1 port and a CDN it redirects to on another. */
@@ -73,7 +77,7 @@ function serveBytes(req: IncomingMessage, res: ServerResponse, content: Buffer, 
   if (faults.hold.has(path)) return;
   let start = 0;
   let end = content.length - 1;
-  const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+  const range = faults.ignoreRange.has(path) ? null : /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
   if (range) {
     start = Number(range[1]);
     if (range[2]) end = Math.min(Number(range[2]), end);
@@ -129,7 +133,7 @@ async function listen(server: Server): Promise<string> {
  */
 export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]; known?: string[] } = { granted: [] }, pageSize = 4): Promise<FakeHub> {
   const requests: SeenRequest[] = [];
-  const faults: Faults = { corrupt: new Map(), drop: new Map(), throttleMs: 0, hold: new Set() };
+  const faults: Faults = { corrupt: new Map(), drop: new Map(), throttleMs: 0, hold: new Set(), ignoreRange: new Set(), expire: new Map() };
   const blobs = new Map<string, HubFile>();
   for (const repo of repos) for (const f of repo.files) if (f.lfs) blobs.set(sha256(f.content), f);
   const seen = (server: 'hub' | 'cdn', req: IncomingMessage) =>
@@ -140,6 +144,13 @@ export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]
     const m = /^\/blob\/([0-9a-f]{64})$/.exec((req.url ?? '').split('?')[0]!);
     const file = m && blobs.get(m[1]!);
     if (!file) return json(res, 404, { error: 'no such blob' });
+    const expired = faults.expire.get(file.path) ?? 0;
+    if (expired > 0) {
+      faults.expire.set(file.path, expired - 1);
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+      return;
+    }
     serveBytes(req, res, file.content, file.path, faults);
   });
   const cdnUrl = await listen(cdn);

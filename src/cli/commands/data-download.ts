@@ -31,7 +31,7 @@ export function registerDataDownload(data: Command): void {
     .option('--splits <list>', 'ReXVQA splits, comma-separated (e.g. valid,test); default every split the repo has')
     .option('--revision <rev>', 'branch, tag or commit for every repo, or ReXVQA=<sha>,ReXGradient-160K=<sha>; default main, pinned to its commit at the start')
     .option('--token-env <name>', 'environment variable holding the Hugging Face token', 'HF_TOKEN')
-    .option('--concurrency <n>', 'files fetched at once', wholeNumber('--concurrency', 1, 32), 4)
+    .option('--concurrency <n>', 'connections at once (several files, or 8 MB ranges of a large one, earliest file first)', wholeNumber('--concurrency', 1, 32), 4)
     .option('--retries <n>', 'failed attempts in a row before a file is given up', wholeNumber('--retries', 0, 100), 5)
     .option('--verify', 'hash every file on disk again instead of trusting the recorded size and time')
     .option('--keep-parts', 'keep the deid_png.part* pieces after extraction (by default deleted once every image is out)')
