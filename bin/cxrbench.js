@@ -2,6 +2,8 @@
 // Entry point of the `cxrbench` command. In a source checkout (src/ present) it runs the TypeScript
 // sources through tsx, so there is no build step to forget; an installed package runs the compiled dist/.
 import { existsSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
+import { checkoutBundle } from './checkout-bundle.js';
 import { gcFlagsFor } from './gc-flags.js';
 import { nodeVersionProblem } from './node-version.js';
 
@@ -23,13 +25,22 @@ if (gcFlags.length > 0 && typeof process.execve === 'function' && !userChoseGc &
   process.execve(process.execPath, [process.execPath, ...gcFlags, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, CXRBENCH_GC_DEFAULTS: '0' });
 }
 
+// V8's compiled code kept on disk between runs (in the system's temporary folder): every command starts ~50 ms sooner.
+enableCompileCache?.();
+
 // `serve` and `worker` are the server shell's own entry points: the CLI and the server never import each other.
 const entry = process.argv[2] === 'serve' ? 'server/main' : process.argv[2] === 'worker' ? 'server/worker-main' : 'cli/main';
 const sources = new URL(`../src/${entry}.ts`, import.meta.url);
 if (existsSync(sources)) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(sources.href);
+  // the CLI from one bundle of the sources (bin/checkout-bundle.js says why); the servers, started once, through tsx
+  const bundle = entry === 'cli/main' ? await checkoutBundle(entry) : null;
+  if (bundle) {
+    await import(bundle.href);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import(sources.href);
+  }
 } else {
   await import(new URL(`../dist/${entry}.js`, import.meta.url).href);
 }
