@@ -2,7 +2,7 @@
 // Entry point of the `cxrbench` command. In a source checkout (src/ present) it runs the TypeScript
 // sources through tsx, so there is no build step to forget; an installed package runs the compiled dist/.
 import { existsSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
+import nodeModule from 'node:module'; // the module object, not a named import: Node 20 has no enableCompileCache and must reach the version check
 import { checkoutBundle } from './checkout-bundle.js';
 import { gcFlagsFor } from './gc-flags.js';
 import { nodeVersionProblem } from './node-version.js';
@@ -26,7 +26,7 @@ if (gcFlags.length > 0 && typeof process.execve === 'function' && !userChoseGc &
 }
 
 // V8's compiled code kept on disk between runs (in the system's temporary folder): every command starts ~50 ms sooner.
-enableCompileCache?.();
+nodeModule.enableCompileCache?.();
 
 // `serve` and `worker` are the server shell's own entry points: the CLI and the server never import each other.
 const entry = process.argv[2] === 'serve' ? 'server/main' : process.argv[2] === 'worker' ? 'server/worker-main' : 'cli/main';
