@@ -8,7 +8,7 @@
 // Anything in the way (no esbuild, a read-only checkout, CXRBENCH_BUNDLE=0) and the caller loads through tsx.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const checkout = fileURLToPath(new URL('..', import.meta.url));
@@ -25,39 +25,73 @@ export async function checkoutBundle(entry, where = {}) {
   const root = where.root ?? checkout;
   const cacheDir = where.cacheDir ?? join(root, 'node_modules', '.cache', 'cxrbench-cli');
   const name = entry.replace(/[^a-z0-9]+/gi, '-');
-  const indexPath = join(cacheDir, `${name}.json`);
+  const cached = cachedBundle(cacheDir, name, root);
+  if (cached) return pathToFileURL(cached);
   try {
-    const index = JSON.parse(readFileSync(indexPath, 'utf8'));
-    if (isFresh(root, cacheDir, index)) return pathToFileURL(join(cacheDir, index.bundle));
-  } catch {
-    // no index yet, or an unreadable one: make the bundle
-  }
-  try {
-    return await build(root, cacheDir, entry, name, indexPath);
+    return pathToFileURL(await build(root, cacheDir, entry, name));
   } catch {
     return null;
   }
 }
 
-/** Whether every input is as it was when the bundle was made, and the bundle is there. */
-function isFresh(root, cacheDir, index) {
-  for (const [file, [mtimeMs, size]] of Object.entries(index.inputs)) {
-    const s = statSync(join(root, file), { throwIfNoEntry: false });
-    if (!s || s.mtimeMs !== mtimeMs || s.size !== size) return false;
+/**
+ * The bundle `keepBundle` last kept under `name` in `cacheDir`, if every file it was made from is as it was then
+ * (size and modification time; paths relative to `root`); null otherwise. For the CLI here and the worker threads
+ * (src/core/thread-entry.ts).
+ * @param {string} cacheDir
+ * @param {string} name
+ * @param {string} root
+ * @returns {string | null}
+ */
+export function cachedBundle(cacheDir, name, root) {
+  try {
+    const index = JSON.parse(readFileSync(join(cacheDir, `${name}.json`), 'utf8'));
+    for (const [file, [mtimeMs, size]] of Object.entries(index.inputs)) {
+      const s = statSync(join(root, file), { throwIfNoEntry: false });
+      if (!s || s.mtimeMs !== mtimeMs || s.size !== size) return null;
+    }
+    const bundle = join(cacheDir, index.bundle);
+    return statSync(bundle, { throwIfNoEntry: false }) ? bundle : null;
+  } catch {
+    return null; // no index yet, or an unreadable one
   }
-  return statSync(join(cacheDir, index.bundle), { throwIfNoEntry: false }) !== undefined;
 }
 
-/** Gives every source module its own file's URL for `import.meta.url`, as when it is loaded on its own. */
+/**
+ * Writes a bundle named by its content hash (`<name>-<hash><ext>`, and its source map beside it when given), and
+ * the index `cachedBundle` checks, listing the inputs (esbuild's metafile keys, relative to `root`) with their
+ * sizes and times. Atomic: two runs may bundle at once. Returns the bundle's path.
+ * @param {{ cacheDir: string, name: string, ext: string, root: string, code: string, map?: Uint8Array, inputs: string[], started: number }} made
+ * @returns {string}
+ */
+export function keepBundle({ cacheDir, name, ext, root, code, map, inputs, started }) {
+  const bundle = `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}${ext}`;
+  mkdirSync(cacheDir, { recursive: true });
+  if (map) writeAtomically(join(cacheDir, `${bundle}.map`), map);
+  writeAtomically(join(cacheDir, bundle), map ? code.replace(`//# sourceMappingURL=${name}${ext}.map`, `//# sourceMappingURL=${bundle}.map`) : code);
+  const stats = {};
+  let editedWhileBuilding = false;
+  for (const file of inputs) {
+    const s = statSync(join(root, file));
+    stats[file] = [s.mtimeMs, s.size];
+    if (s.mtimeMs >= started) editedWhileBuilding = true;
+  }
+  // a file changed while esbuild read the sources may be in the bundle as it was before: used this once, not kept
+  if (!editedWhileBuilding) writeAtomically(join(cacheDir, `${name}.json`), JSON.stringify({ bundle, inputs: stats }));
+  prune(cacheDir, name, bundle);
+  return join(cacheDir, bundle);
+}
+
+/** Gives every module of the checkout (src/, and bin/ that src/ imports) its own file's URL for `import.meta.url`, as when it is loaded on its own. */
 function sourceUrls(root) {
-  const sources = join(root, 'src');
+  const own = [join(root, 'src') + sep, join(root, 'bin') + sep];
   return {
     name: 'source-urls',
     setup(build) {
-      build.onLoad({ filter: /\.ts$/ }, (args) => {
-        if (!args.path.startsWith(sources)) return undefined;
+      build.onLoad({ filter: /\.[jt]s$/ }, (args) => {
+        if (!own.some((dir) => args.path.startsWith(dir))) return undefined;
         const text = readFileSync(args.path, 'utf8');
-        return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' };
+        return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
       });
     },
   };
@@ -69,7 +103,7 @@ function writeAtomically(path, contents) {
   renameSync(partial, path);
 }
 
-async function build(root, cacheDir, entry, name, indexPath) {
+async function build(root, cacheDir, entry, name) {
   const { build: esbuild } = await import('esbuild');
   const started = Date.now();
   const result = await esbuild({
@@ -88,23 +122,9 @@ async function build(root, cacheDir, entry, name, indexPath) {
     logLevel: 'silent',
     plugins: [sourceUrls(root)],
   });
-  const code = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
-  const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
-  const bundle = `${name}-${createHash('sha256').update(code.contents).digest('hex').slice(0, 16)}.mjs`;
-  mkdirSync(cacheDir, { recursive: true });
-  writeAtomically(join(cacheDir, `${bundle}.map`), map.contents);
-  writeAtomically(join(cacheDir, bundle), code.text.replace(`//# sourceMappingURL=${name}.mjs.map`, `//# sourceMappingURL=${bundle}.map`));
-  const inputs = {};
-  let editedWhileBuilding = false;
-  for (const file of Object.keys(result.metafile.inputs)) {
-    const s = statSync(join(root, file));
-    inputs[file] = [s.mtimeMs, s.size];
-    if (s.mtimeMs >= started) editedWhileBuilding = true;
-  }
-  // a file changed while esbuild read the sources may be in the bundle as it was before: used this once, not kept
-  if (!editedWhileBuilding) writeAtomically(indexPath, JSON.stringify({ bundle, inputs }));
-  prune(cacheDir, name, bundle);
-  return pathToFileURL(join(cacheDir, bundle));
+  const code = result.outputFiles.find((f) => f.path.endsWith('.mjs')).text;
+  const map = result.outputFiles.find((f) => f.path.endsWith('.map')).contents;
+  return keepBundle({ cacheDir, name, ext: '.mjs', root, code, map, inputs: Object.keys(result.metafile.inputs), started });
 }
 
 /** Removes bundles of earlier sources an hour old or more (not one a command still starting may be about to load). */
