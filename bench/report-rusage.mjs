@@ -2,8 +2,10 @@
 // VmHWM from /proc is this program's own peak. getrusage's maxRSS is not: it survives execve, so a child
 // forked from a large parent (the bench itself, holding pre-encoded bodies) reports the parent's size.
 import { readFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 
-process.on('exit', () => {
+// once, from the main thread (NODE_OPTIONS reaches worker threads too, and one ending early would report early)
+if (isMainThread) process.on('exit', () => {
   let kb = process.resourceUsage().maxRSS;
   try {
     const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
