@@ -66,6 +66,8 @@ class StartOver extends Transient {}
 // buffer written over and over; why larger writes cost more on this VM was not pinned down), and the whole
 // download went ~5.3 → ~5.1 s from 256 kB (bench/RESULTS.md).
 const WRITE_BATCH = 512 << 10;
+/** Bytes that have waited this long are written, however few. */
+const SLOW_FLUSH_MS = 200;
 /** A range at the file's end stops reading from its connection while this much of it waits to be written. */
 const HIGH_WATER = 1 << 20;
 const MAX_REDIRECTS = 5;
@@ -204,15 +206,17 @@ async function fetchPass(ctx: FetchContext, file: PlannedFile, partial: string, 
   };
 
   // The writer: appends the first unwritten range's bytes, then the next range's, one write of about WRITE_BATCH at
-  // a time (once that much waits, once the range is complete, or when the pass ends). Readers waiting for room are
-  // woken after each write.
+  // a time (once that much waits, once the range is complete, SLOW_FLUSH_MS after the last write, or when the pass
+  // ends). Readers waiting for room are woken after each write.
   await mkdir(dirname(partial), { recursive: true });
   const handle = await open(partial, written === 0 ? 'w' : 'a');
   let head = 0;
   let flushAll = false;
   const complete = (r: Range) => r.start + r.got === r.end;
   const waiting = (r: Range) => r.got - r.flushed;
-  const ready = (r: Range) => waiting(r) > 0 && (waiting(r) >= WRITE_BATCH || complete(r) || flushAll);
+  // on a slow link bytes do not wait for a whole batch: a kill then loses at most SLOW_FLUSH_MS of them
+  let lastWrite = Date.now();
+  const ready = (r: Range) => waiting(r) > 0 && (waiting(r) >= WRITE_BATCH || complete(r) || flushAll || Date.now() - lastWrite >= SLOW_FLUSH_MS);
   const giveBack = (r: Range) => {
     if (r.buffer) ctx.pool.giveBack(r.buffer), (r.buffer = null);
   };
@@ -239,6 +243,7 @@ async function fetchPass(ctx: FetchContext, file: PlannedFile, partial: string, 
         }
         r.flushed += bytes;
         await handle.writev(data);
+        lastWrite = Date.now();
         for (const b of data) running.update(b);
         written += bytes;
         ctx.onBytes(bytes);
