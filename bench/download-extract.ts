@@ -5,7 +5,7 @@
 // BENCH_DL_CONCURRENCY=<n> passes --concurrency n to cxrbench (default: its own, 4); BENCH_ROUNDS=<n> rounds (default 3, best taken).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -21,6 +21,7 @@ const TOTAL = Number(process.env.BENCH_DOWNLOAD_BYTES ?? 2e9);
 const PART = 256 << 20;
 const IMAGE = 300_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 /** PNG-like bytes: the signature, three quarters random (as deflated pixels are) and a quarter of runs, so zstd gets about PNG's ratio. */
 function image(): Buffer {
@@ -164,7 +165,11 @@ try {
     rmSync(join(work, 'curl'), { recursive: true, force: true });
 
     settle();
-    const ours = await timed(process.execPath, [bin, 'data', 'download', '--out', join(work, 'ours'), '--what', 'images', '--quiet', ...(process.env.BENCH_DL_CONCURRENCY ? ['--concurrency', process.env.BENCH_DL_CONCURRENCY] : [])], { HF_ENDPOINT: hub.url, NODE_OPTIONS: `--import=${rusage}` });
+    const command = [process.execPath, bin, 'data', 'download', '--out', join(work, 'ours'), '--what', 'images', '--quiet', ...(process.env.BENCH_DL_CONCURRENCY ? ['--concurrency', process.env.BENCH_DL_CONCURRENCY] : [])];
+    // peak RSS from GNU time when there is one (a preloaded module, loaded into every thread too, cost 0.1–0.3 s here)
+    const ours = GNU_TIME
+      ? await timed(GNU_TIME, ['-f', 'BENCH_MAX_RSS_KB=%M', ...command], { HF_ENDPOINT: hub.url })
+      : await timed(command[0]!, command.slice(1), { HF_ENDPOINT: hub.url, NODE_OPTIONS: `--import=${rusage}` });
     results.ours.push(ours.seconds);
     results.rss.push(ours.rssMb ?? NaN);
     const got = tree(join(work, 'ours', 'deid_png'));
