@@ -36,14 +36,13 @@ export async function checkoutBundle(entry, where = {}) {
 
 /**
  * The bundle `keepBundle` last kept under `name` in `cacheDir`, if every file it was made from is as it was then
- * (size and modification time; paths relative to `root`); null otherwise. For the CLI here and the worker threads
- * (src/core/thread-entry.ts).
+ * (size and modification time; paths relative to `root`); null otherwise.
  * @param {string} cacheDir
  * @param {string} name
  * @param {string} root
  * @returns {string | null}
  */
-export function cachedBundle(cacheDir, name, root) {
+function cachedBundle(cacheDir, name, root) {
   try {
     const index = JSON.parse(readFileSync(join(cacheDir, `${name}.json`), 'utf8'));
     for (const [file, [mtimeMs, size]] of Object.entries(index.inputs)) {
@@ -64,7 +63,7 @@ export function cachedBundle(cacheDir, name, root) {
  * @param {{ cacheDir: string, name: string, ext: string, root: string, code: string, map?: Uint8Array, inputs: string[], started: number }} made
  * @returns {string}
  */
-export function keepBundle({ cacheDir, name, ext, root, code, map, inputs, started }) {
+function keepBundle({ cacheDir, name, ext, root, code, map, inputs, started }) {
   const bundle = `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}${ext}`;
   mkdirSync(cacheDir, { recursive: true });
   if (map) writeAtomically(join(cacheDir, `${bundle}.map`), map);
@@ -82,9 +81,9 @@ export function keepBundle({ cacheDir, name, ext, root, code, map, inputs, start
   return join(cacheDir, bundle);
 }
 
-/** Gives every module of the checkout (src/, and bin/ that src/ imports) its own file's URL for `import.meta.url`, as when it is loaded on its own. */
+/** Gives every module of src/ its own file's URL for `import.meta.url`, as when it is loaded on its own. */
 function sourceUrls(root) {
-  const own = [join(root, 'src') + sep, join(root, 'bin') + sep];
+  const own = [join(root, 'src') + sep];
   return {
     name: 'source-urls',
     setup(build) {

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cachedBundle, keepBundle } from '../../bin/checkout-bundle.js';
 
 /** How to load a thread's module from a source checkout (an installed package always runs the compiled JavaScript). */
 export interface ThreadEntryOptions {
@@ -35,20 +36,28 @@ export function threadEntry(moduleName: string, callerUrl: string, options: Thre
 /**
  * Bundles a thread's TypeScript module with esbuild (the compiler tsx itself uses, a development dependency: only
  * a source checkout gets here) into a CommonJS file named by its content hash, in the checkout's
- * node_modules/.cache, made again only when a file it came from changes (bin/checkout-bundle.js keeps the index:
- * asking esbuild every time cost ~60 ms of each run's start). CommonJS so that bundled packages' `require` of
- * Node's built-ins keeps working.
+ * node_modules/.cache, written once per change (atomically:
+ * two runs may bundle at once). CommonJS so that bundled packages' `require` of Node's built-ins keeps working.
  */
 function bundled(source: URL): URL {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  const result = esbuild.buildSync({ entryPoints: [fileURLToPath(source)], bundle: true, platform: 'node', format: 'cjs', target: 'node22', write: false, logLevel: 'silent' });
+  const code = result.outputFiles[0]!.contents;
+  const name = source.pathname.split('/').pop()!.replace(/\.ts$/, '');
   // in the checkout's own node_modules/.cache (where build tools keep theirs), not a shared temporary folder
   // another user could have written first
-  const cacheDir = join(root, 'node_modules', '.cache', 'cxrbench-threads');
-  const name = source.pathname.split('/').pop()!.replace(/\.ts$/, '');
-  const cached = cachedBundle(cacheDir, name, root);
-  if (cached) return pathToFileURL(cached);
-  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  const started = Date.now();
-  const result = esbuild.buildSync({ entryPoints: [fileURLToPath(source)], absWorkingDir: root, bundle: true, platform: 'node', format: 'cjs', target: 'node22', write: false, metafile: true, logLevel: 'silent' });
-  return pathToFileURL(keepBundle({ cacheDir, name, ext: '.cjs', root, code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile!.inputs), started }));
+  const dir = fileURLToPath(new URL('../../node_modules/.cache/cxrbench-threads/', import.meta.url));
+  const file = join(dir, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.cjs`);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, code);
+    renameSync(partial, file);
+    // earlier versions of this thread's bundle, an hour old or more (not one a run still starting may be about to load)
+    for (const other of readdirSync(dir)) {
+      const path = join(dir, other);
+      if (other.startsWith(`${name}-`) && path !== file && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
+    }
+  }
+  return pathToFileURL(file);
 }
