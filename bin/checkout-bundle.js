@@ -70,12 +70,16 @@ function keepBundle({ cacheDir, name, ext, root, code, map, inputs, started }) {
   writeAtomically(join(cacheDir, bundle), map ? code.replace(`//# sourceMappingURL=${name}${ext}.map`, `//# sourceMappingURL=${bundle}.map`) : code);
   const stats = {};
   let editedWhileBuilding = false;
-  for (const file of inputs) {
-    const s = statSync(join(root, file));
+  // also what esbuild reads besides the sources: the TypeScript settings, and esbuild itself
+  for (const file of [...inputs, 'tsconfig.json', 'package.json', 'node_modules/esbuild/package.json']) {
+    const s = statSync(join(root, file), { throwIfNoEntry: false });
+    if (!s) continue;
     stats[file] = [s.mtimeMs, s.size];
-    if (s.mtimeMs >= started) editedWhileBuilding = true;
+    // the file system's clock is coarser than Date.now() (an edit just after `started` can read a few ms earlier)
+    if (s.mtimeMs >= started - 2000) editedWhileBuilding = true;
   }
-  // a file changed while esbuild read the sources may be in the bundle as it was before: used this once, not kept
+  // a file changed while esbuild read the sources (or just before) may be in the bundle as it was before: the
+  // bundle is used this once, and not kept for the next run
   if (!editedWhileBuilding) writeAtomically(join(cacheDir, `${name}.json`), JSON.stringify({ bundle, inputs: stats }));
   prune(cacheDir, name, bundle);
   return join(cacheDir, bundle);

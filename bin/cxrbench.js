@@ -34,9 +34,18 @@ const sources = new URL(`../src/${entry}.ts`, import.meta.url);
 if (existsSync(sources)) {
   // the CLI from one bundle of the sources (bin/checkout-bundle.js says why); the servers, started once, through tsx
   const bundle = entry === 'cli/main' ? await checkoutBundle(entry) : null;
+  let loaded = false;
   if (bundle) {
-    await import(bundle.href);
-  } else {
+    try {
+      await import(bundle.href);
+      loaded = true;
+    } catch (error) {
+      // removed between the check and the import (another run pruned it): through tsx instead. Anything else is the
+      // program's own failure, said as it is
+      if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes(bundle.pathname)) throw error;
+    }
+  }
+  if (!loaded) {
     const { register } = await import('tsx/esm/api');
     register();
     await import(sources.href);

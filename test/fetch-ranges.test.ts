@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { ConnectionPool } from '../src/hub/connection-pool.js';
 import { fetchVerified, partialPath, type FetchContext } from '../src/hub/fetch-file.js';
@@ -156,20 +157,24 @@ test('ranged fetch: stopped mid-file, the partial file is a prefix of the real o
   }
 });
 
-test('ranged fetch: a CDN address that has expired (403) is given up for a new one from the hub, and the file completes', async () => {
-  const { hub, content } = await standIn({ 'deid_png.part00': 80_000 });
+test('ranged fetch: a CDN address that has expired (403) under several ranges at once is given up for a new one from the hub by each, and the file completes', async () => {
+  const { hub, content } = await standIn({ 'deid_png.part00': 400_000 });
   try {
     const bytes = content['deid_png.part00']!;
+    hub.faults.throttleMs = 5; // ranges overlap in time: several are refused at the old address together
     let expired = false;
     const { run, dest, retries } = fetchChecked(hub, tempDir(), 'deid_png.part00', bytes, {
-      pool: new ConnectionPool(2, 1, RANGE),
+      rangeBytes: 32 << 10,
+      pool: new ConnectionPool(4, 3, 32 << 10),
       onBytes: () => {
-        if (!expired) hub.faults.expire.set('deid_png.part00', 1), (expired = true);
+        if (!expired) hub.faults.signature++, (expired = true);
       },
     });
     await run;
     assert.ok(readFileSync(dest).equals(bytes));
-    assert.equal(resolves(hub, 'deid_png.part00'), 2, 'asked the hub again once the remembered address was refused');
+    const refused = hub.requests.filter((r) => r.server === 'cdn').length - Math.ceil(bytes.length / (32 << 10));
+    assert.ok(refused >= 2, `several ranges met the expired address (${refused})`);
+    assert.ok(resolves(hub, 'deid_png.part00') >= 2, 'asked the hub again once the remembered address was refused');
     assert.deepEqual(retries, [], 'not a failure: the file goes on at once');
   } finally {
     await hub.close();
@@ -192,6 +197,40 @@ test('ranged fetch: two files waiting on one pool — the earlier file is fetche
     const order = hub.requests.filter((r) => r.server === 'cdn').map((r) => (r.path === `/blob/${sha256(content['deid_png.part00']!)}` ? 0 : 1));
     assert.deepEqual(order, [...order].sort(), `every request for part00 came before part01's: ${order.join('')}`);
   } finally {
+    await hub.close();
+  }
+});
+
+test('ranged fetch: a disk that fills up mid-file stops the file with ENOSPC; what is on disk is a prefix, all of it announced and nothing after a gap; freed, the file completes', async () => {
+  const { hub, content } = await standIn({ 'deid_png.part00': 600_000 });
+  const out = tempDir();
+  mkdirSync(out, { recursive: true });
+  let unmount: (() => void) | null = null;
+  try {
+    // 250 kB, not a multiple of the 32 kB ranges: the write that fills it is a short one, as on a real full disk
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=250k', 'tmpfs', out], { stdio: 'ignore' });
+    unmount = () => execFileSync('umount', ['-l', out], { stdio: 'ignore' });
+  } catch {
+    // not root: the .part file is a link to /dev/full, which refuses every write with ENOSPC
+  }
+  try {
+    const bytes = content['deid_png.part00']!;
+    const partial = partialPath(out, planned('deid_png.part00', bytes));
+    if (!unmount) mkdirSync(dirname(partial), { recursive: true }), symlinkSync('/dev/full', partial);
+    const full = fetchChecked(hub, out, 'deid_png.part00', bytes, { rangeBytes: 32 << 10, pool: new ConnectionPool(4, 3, 32 << 10) });
+    await assert.rejects(full.run, (error: NodeJS.ErrnoException) => error.code === 'ENOSPC');
+    // fetchChecked has checked at every announced write that the file was a prefix of this length; and at the end:
+    const kept = unmount ? readFileSync(partial) : Buffer.alloc(0);
+    assert.ok(kept.equals(bytes.subarray(0, kept.length)), 'what is on disk is the start of the file');
+    if (unmount) assert.ok(kept.length > 0 && kept.length < bytes.length, `kept ${kept.length}`);
+
+    if (unmount) unmount(), (unmount = null);
+    else rmSync(partial);
+    const again = fetchChecked(hub, out, 'deid_png.part00', bytes, { rangeBytes: 32 << 10 });
+    await again.run;
+    assert.ok(readFileSync(again.dest).equals(bytes));
+  } finally {
+    unmount?.();
     await hub.close();
   }
 });

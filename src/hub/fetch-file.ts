@@ -1,4 +1,4 @@
-import { mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -100,7 +100,11 @@ interface Redirected {
 async function openRange(ctx: FetchContext, file: PlannedFile, from: number, to: number, signal: AbortSignal, redirected: Redirected): Promise<IncomingMessage> {
   const first = resolveUrl(ctx, file);
   const hubOrigin = new URL(first).origin;
-  let url = redirected.url ?? first;
+  // the address this request starts from: several ranges may find the remembered one expired at once, and each
+  // must see that it was refused at an old address, whatever another has remembered since
+  const remembered = redirected.url;
+  let url = remembered ?? first;
+  let askedAgain = false;
   const range = rangeHeader(from, to, file.size);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const headers: Record<string, string> = {};
@@ -119,10 +123,11 @@ async function openRange(ctx: FetchContext, file: PlannedFile, from: number, to:
       url = new URL(location, url).href;
       continue;
     }
-    if (url === redirected.url && (isAccessRefusal(status) || status === 410)) {
+    if (url === remembered && !askedAgain && (isAccessRefusal(status) || status === 410)) {
       // the CDN address remembered from an earlier range has expired: ask the hub again (which may refuse, said below)
       res.resume();
-      redirected.url = undefined;
+      if (redirected.url === remembered) redirected.url = undefined;
+      askedAgain = true;
       url = first;
       continue;
     }
@@ -153,6 +158,27 @@ async function sizeOnDisk(path: string): Promise<number> {
     return (await stat(path)).size;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * Writes every byte of `data` at the file's end. A short write (a nearly full disk gives one without an error) is
+ * continued, and the next call says why it stopped (ENOSPC, EDQUOT, EFBIG), instead of bytes being counted that are
+ * not on disk.
+ */
+async function writeAll(handle: FileHandle, data: Buffer[], bytes: number): Promise<void> {
+  let rest = data;
+  for (let left = bytes; left > 0; ) {
+    const { bytesWritten } = await handle.writev(rest);
+    if (bytesWritten <= 0) throw Object.assign(new Error('write: no byte written'), { code: 'EIO', syscall: 'write' });
+    left -= bytesWritten;
+    let skip = bytesWritten;
+    const next: Buffer[] = [];
+    for (const b of rest) {
+      if (skip >= b.length) skip -= b.length;
+      else next.push(skip > 0 ? b.subarray(skip) : b), (skip = 0);
+    }
+    rest = next;
   }
 }
 
@@ -226,23 +252,27 @@ async function fetchPass(ctx: FetchContext, file: PlannedFile, partial: string, 
     readers = [];
     for (const wake of woken) wake();
   };
+  let broken = false;
   const drain = async () => {
-    while (head < ranges.length) {
+    while (head < ranges.length && !broken) {
       const r = ranges[head]!;
       if (ready(r)) {
         // at most WRITE_BATCH (plus a piece) per call, also from a range's buffer of 8 MB (see WRITE_BATCH)
         const data: Buffer[] = [];
         let bytes = 0;
+        let n = 0;
         if (r.buffer) {
           bytes = Math.min(waiting(r), WRITE_BATCH);
           data.push(r.buffer.subarray(r.flushed, r.flushed + bytes));
         } else {
-          let n = 0;
           while (n < r.pieces.length && bytes < WRITE_BATCH) bytes += r.pieces[n++]!.length;
-          data.push(...r.pieces.splice(0, n));
+          data.push(...r.pieces.slice(0, n));
         }
+        await writeAll(handle, data, bytes);
+        // counted only once written: a write that failed keeps its bytes unwritten, and stops the writer (below), so
+        // no later byte lands after a gap
         r.flushed += bytes;
-        await handle.writev(data);
+        r.pieces.splice(0, n);
         lastWrite = Date.now();
         for (const b of data) running.update(b);
         written += bytes;
@@ -262,10 +292,11 @@ async function fetchPass(ctx: FetchContext, file: PlannedFile, partial: string, 
       () => {
         writing = null;
         // bytes that arrived after drain's last look
-        if (head < ranges.length && ready(ranges[head]!)) return write();
+        if (!broken && head < ranges.length && ready(ranges[head]!)) return write();
       },
       (error: unknown) => {
         writing = null;
+        broken = true;
         fail(error);
       },
     ));
@@ -383,8 +414,9 @@ async function fetchPass(ctx: FetchContext, file: PlannedFile, partial: string, 
     flushAll = true;
     await write().catch(() => {});
     await writing;
-    await handle.close();
     for (const r of ranges) giveBack(r);
+    // a failure at close (a network file system's delayed ENOSPC) is said, unless an earlier one already is
+    await handle.close().catch((error: unknown) => void (failure ??= error));
   }
   if (failure !== null) throw failure;
   if (written < file.size) throw new Transient(`${file.repo}/${file.path}: ${written} of ${file.size} bytes written`);

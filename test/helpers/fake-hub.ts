@@ -39,8 +39,11 @@ export interface Faults {
   hold: Set<string>;
   /** Paths whose Range header the CDN ignores, answering 200 with the whole file (a server without range support). */
   ignoreRange: Set<string>;
-  /** The CDN answers 403 for this path this many times, as S3 does once a signed address has expired. */
-  expire: Map<string, number>;
+  /**
+   * The generation of the CDN addresses `resolve` hands out: the CDN refuses (403, as S3 does once a signature has
+   * expired) an address of an older one. Add one to expire every address handed out so far.
+   */
+  signature: number;
 }
 
 /** The running stand-in: a hub on one 127.0.0.1 port and a CDN it redirects to on another. */
@@ -133,7 +136,7 @@ async function listen(server: Server): Promise<string> {
  */
 export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]; known?: string[] } = { granted: [] }, pageSize = 4): Promise<FakeHub> {
   const requests: SeenRequest[] = [];
-  const faults: Faults = { corrupt: new Map(), drop: new Map(), throttleMs: 0, hold: new Set(), ignoreRange: new Set(), expire: new Map() };
+  const faults: Faults = { corrupt: new Map(), drop: new Map(), throttleMs: 0, hold: new Set(), ignoreRange: new Set(), signature: 0 };
   const blobs = new Map<string, HubFile>();
   for (const repo of repos) for (const f of repo.files) if (f.lfs) blobs.set(sha256(f.content), f);
   const seen = (server: 'hub' | 'cdn', req: IncomingMessage) =>
@@ -144,9 +147,8 @@ export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]
     const m = /^\/blob\/([0-9a-f]{64})$/.exec((req.url ?? '').split('?')[0]!);
     const file = m && blobs.get(m[1]!);
     if (!file) return json(res, 404, { error: 'no such blob' });
-    const expired = faults.expire.get(file.path) ?? 0;
-    if (expired > 0) {
-      faults.expire.set(file.path, expired - 1);
+    const signed = new URL(req.url ?? '/', 'http://cdn').searchParams.get('X-Amz-Signature');
+    if (signed !== `stand-in-${faults.signature}`) {
       res.writeHead(403, { 'content-type': 'application/xml' });
       res.end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
       return;
@@ -198,7 +200,7 @@ export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]
     }
     if (!file) return json(res, 404, { error: 'Entry not found' }, { 'x-error-code': 'EntryNotFound' });
     if (!file.lfs) return serveBytes(req, res, file.content, file.path, faults);
-    res.writeHead(302, { location: `${cdnUrl}/blob/${sha256(file.content)}?X-Amz-Signature=stand-in`, 'x-linked-size': String(file.content.length), 'x-linked-etag': `"${sha256(file.content)}"` });
+    res.writeHead(302, { location: `${cdnUrl}/blob/${sha256(file.content)}?X-Amz-Signature=stand-in-${faults.signature}`, 'x-linked-size': String(file.content.length), 'x-linked-etag': `"${sha256(file.content)}"` });
     res.end();
   });
   const url = await listen(hub);
