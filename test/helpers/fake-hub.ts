@@ -44,6 +44,8 @@ export interface Faults {
    * expired) an address of an older one. Add one to expire every address handed out so far.
    */
   signature: number;
+  /** After this many CDN answers, `signature` goes up by one (by itself, between two requests: no timing involved). */
+  expireAfter: number | null;
 }
 
 /** The running stand-in: a hub on one 127.0.0.1 port and a CDN it redirects to on another. */
@@ -136,7 +138,7 @@ async function listen(server: Server): Promise<string> {
  */
 export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]; known?: string[] } = { granted: [] }, pageSize = 4): Promise<FakeHub> {
   const requests: SeenRequest[] = [];
-  const faults: Faults = { corrupt: new Map(), drop: new Map(), throttleMs: 0, hold: new Set(), ignoreRange: new Set(), signature: 0 };
+  const faults: Faults = { corrupt: new Map(), drop: new Map(), throttleMs: 0, hold: new Set(), ignoreRange: new Set(), signature: 0, expireAfter: null };
   const blobs = new Map<string, HubFile>();
   for (const repo of repos) for (const f of repo.files) if (f.lfs) blobs.set(sha256(f.content), f);
   const seen = (server: 'hub' | 'cdn', req: IncomingMessage) =>
@@ -153,6 +155,7 @@ export async function startFakeHub(repos: HubRepo[], tokens: { granted: string[]
       res.end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
       return;
     }
+    if (faults.expireAfter !== null && --faults.expireAfter === 0) faults.signature++, (faults.expireAfter = null);
     serveBytes(req, res, file.content, file.path, faults);
   });
   const cdnUrl = await listen(cdn);
