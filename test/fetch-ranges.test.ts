@@ -183,10 +183,13 @@ test('ranged fetch: two files waiting on one pool — the earlier file is fetche
     const pool = new ConnectionPool(1, 0, RANGE);
     const busy = await pool.acquire([-1, 0], false); // the one connection taken: both files wait for it
     // the later file asks first: the pool still serves the earlier one
+    const until = async (queued: number) => {
+      while (pool.queued < queued) await new Promise((r) => setTimeout(r, 5));
+    };
     const later = fetchChecked(hub, out, 'deid_png.part01', content['deid_png.part01']!, { pool, order: 1 });
-    await new Promise((r) => setTimeout(r, 50));
+    await until(1);
     const earlier = fetchChecked(hub, out, 'deid_png.part00', content['deid_png.part00']!, { pool, order: 0 });
-    await new Promise((r) => setTimeout(r, 50));
+    await until(2);
     busy.release();
     await Promise.all([later.run, earlier.run]);
     const order = hub.requests.filter((r) => r.server === 'cdn').map((r) => (r.path === `/blob/${sha256(content['deid_png.part00']!)}` ? 0 : 1));

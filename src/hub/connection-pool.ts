@@ -53,6 +53,11 @@ export class ConnectionPool {
     });
   }
 
+  /** Requests waiting for a connection. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** Gives a buffer back (its range written, or thrown away). */
   giveBack(buffer: Buffer): void {
     this.spare.push(buffer);
