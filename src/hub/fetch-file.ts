@@ -182,6 +182,19 @@ async function writeAll(handle: FileHandle, data: Buffer[], bytes: number): Prom
   }
 }
 
+/**
+ * After the `failures`-th failure in a row: gives up (more than `retries`), or says so and waits — doubling from
+ * `backoffMs`, at most 30 s, or as long as the server's Retry-After asks — then returns for the next attempt.
+ */
+async function backOff(ctx: FetchContext, error: Transient, failures: number, signal?: AbortSignal): Promise<void> {
+  if (failures > ctx.settings.retries) {
+    throw new CxrError('download-incomplete', `${error.message}; gave up after ${ctx.settings.retries} retries. What arrived is kept: rerun the same command to go on from there.`);
+  }
+  const wait = error.retryAfterMs ?? Math.min(30_000, ctx.settings.backoffMs * 2 ** (failures - 1));
+  ctx.onRetry?.(`${error.message}; retrying in ${(wait / 1000).toFixed(1)} s`);
+  await sleep(wait, undefined, signal ? { signal } : undefined);
+}
+
 /** Empties the partial file (a copy that cannot be continued), telling the listener its bytes are gone. */
 async function startOver(ctx: FetchContext, partial: string): Promise<void> {
   const had = await sizeOnDisk(partial);
@@ -377,12 +390,7 @@ async function fetchPass(ctx: FetchContext, file: PlannedFile, partial: string, 
       } catch (error) {
         if (!(error instanceof Transient) || error instanceof StartOver || signal.aborted) throw error;
         failures = r.got > before ? 1 : failures + 1;
-        if (failures > ctx.settings.retries) {
-          throw new CxrError('download-incomplete', `${error.message}; gave up after ${ctx.settings.retries} retries. What arrived is kept: rerun the same command to go on from there.`);
-        }
-        const wait = error.retryAfterMs ?? Math.min(30_000, ctx.settings.backoffMs * 2 ** Math.max(0, failures - 1));
-        ctx.onRetry?.(`${error.message}; retrying in ${(wait / 1000).toFixed(1)} s`);
-        await sleep(wait, undefined, { signal });
+        await backOff(ctx, error, failures, signal);
       }
     }
   };
@@ -475,12 +483,7 @@ async function download(ctx: FetchContext, file: PlannedFile, partial: string, r
       }
       if (!(error instanceof Transient)) throw error;
       if (error instanceof StartOver) await startOver(ctx, partial);
-      if (++failures > ctx.settings.retries) {
-        throw new CxrError('download-incomplete', `${error.message}; gave up after ${ctx.settings.retries} retries. What arrived is kept: rerun the same command to go on from there.`);
-      }
-      const wait = error.retryAfterMs ?? Math.min(30_000, ctx.settings.backoffMs * 2 ** (failures - 1));
-      ctx.onRetry?.(`${error.message}; retrying in ${(wait / 1000).toFixed(1)} s`);
-      await sleep(wait, undefined, ctx.signal ? { signal: ctx.signal } : undefined);
+      await backOff(ctx, error, ++failures, ctx.signal);
     }
   }
 }
